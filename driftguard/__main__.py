@@ -1,0 +1,3 @@
+from driftguard.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,251 @@
+"""The frozen value types every layer passes around.
+
+Sources yield facts, documents yield claims; both are made of ``Item``s (a
+typed ``Value`` plus the ``Location`` it was read at). The engine compares them
+and emits ``Finding``s. Errors that stop a rule from being judged are raised as
+``DriftguardError`` subclasses and become findings with an error kind.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+@dataclass(frozen=True, order=True)
+class Location:
+    """A place in a file: repository-relative posix path, 1-based line and column."""
+
+    path: str
+    line: int | None = None
+    column: int | None = None
+
+    def __str__(self) -> str:
+        if self.line is None:
+            return self.path
+        return f"{self.path}:{self.line}"
+
+    def to_json(self) -> dict[str, object]:
+        return {"path": self.path, "line": self.line}
+
+
+class Kind(str, Enum):
+    """What a value is, so that a duration never equals a bare number."""
+
+    NUMBER = "number"
+    DURATION = "duration"  # data holds seconds
+    STRING = "string"
+    BOOL = "bool"
+
+
+@dataclass(frozen=True)
+class Value:
+    """A typed value and the words it was written in.
+
+    ``data`` is a float for numbers, seconds (float) for durations, ``str`` for
+    strings and ``bool`` for booleans. ``text`` is the source's own spelling
+    ("ten minutes", ``10 * time.Minute``); ``unit`` is a display hint such as
+    ``"%"`` or ``"minutes"`` that keeps a rewrite in the document's style.
+    """
+
+    kind: Kind
+    data: float | str | bool
+    text: str = field(default="", compare=False)
+    unit: str = field(default="", compare=False)
+
+    def same(self, other: Value) -> bool:
+        """Equal in meaning: same kind and same amount (floats within 1e-9)."""
+        if self.kind is not other.kind:
+            return False
+        if self.kind in (Kind.NUMBER, Kind.DURATION):
+            return math.isclose(float(self.data), float(other.data), rel_tol=1e-9, abs_tol=1e-12)
+        return self.data == other.data
+
+    @property
+    def canonical(self) -> str:
+        """A spelling independent of the source: ``75``, ``48h``, ``RESOLVING``."""
+        if self.kind is Kind.NUMBER:
+            return _number(float(self.data))
+        if self.kind is Kind.DURATION:
+            return format_seconds(float(self.data))
+        if self.kind is Kind.BOOL:
+            return "true" if self.data else "false"
+        return str(self.data)
+
+    def __str__(self) -> str:
+        return self.text or self.canonical
+
+    @classmethod
+    def string(cls, data: str, text: str = "") -> Value:
+        return cls(Kind.STRING, data, text or data)
+
+
+def _number(x: float) -> str:
+    if x == int(x) and abs(x) < 1e15:
+        return str(int(x))
+    return repr(x)
+
+
+def format_seconds(seconds: float) -> str:
+    """``172800`` -> ``48h``; ``5400`` -> ``1h30m``; ``0.25`` -> ``250ms``."""
+    if seconds == 0:
+        return "0s"
+    sign = "-" if seconds < 0 else ""
+    rest = abs(seconds)
+    if rest < 1:
+        return f"{sign}{_number(rest * 1000)}ms"
+    parts = []
+    for unit, size in (("h", 3600), ("m", 60)):
+        whole = int(rest // size)
+        if whole:
+            parts.append(f"{whole}{unit}")
+            rest -= whole * size
+    if rest:
+        parts.append(f"{_number(round(rest, 9))}s")
+    return sign + "".join(parts)
+
+
+@dataclass(frozen=True)
+class Item:
+    """One value read from a source or a document, with where it was read.
+
+    ``span`` is the character range ``[start, end)`` of the value's text in the
+    document, where a reader knows it (the fixer rewrites exactly that range).
+    """
+
+    value: Value
+    location: Location | None = None
+    span: tuple[int, int] | None = None
+    label: str = ""  # e.g. the table row label a cell belongs to
+
+
+@dataclass(frozen=True)
+class Fact:
+    """The values one named selector extracted from one source file."""
+
+    name: str
+    items: tuple[Item, ...]
+    scalar: bool
+    location: Location | None = None  # the file (and line of the declaration, when known)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What a document states for one rule: a set of items or a single item."""
+
+    items: tuple[Item, ...]
+    location: Location  # the table, section or sentence the claim was read from
+
+
+class Direction(str, Enum):
+    BOTH = "both"
+    CODE_TO_DOC = "code-to-doc"  # every code value must be claimed
+    DOC_TO_CODE = "doc-to-code"  # every claimed value must exist in code
+
+
+class Status(str, Enum):
+    PASS = "pass"
+    FAIL = "fail"
+    ERROR = "error"
+
+
+@dataclass(frozen=True)
+class FindingKind:
+    """A stable code and one wording for each kind of mismatch or error."""
+
+    code: str
+    kind: str
+    summary: str
+    is_error: bool  # an error means the rule could not be judged (exit 2)
+
+
+_KINDS = (
+    FindingKind("DG101", "missing-in-doc", "declared in code, not claimed by the document", False),
+    FindingKind("DG102", "missing-in-code", "claimed by the document, not declared in code", False),
+    FindingKind("DG103", "value-mismatch", "the document states a different value than the code", False),
+    FindingKind("DG104", "claim-not-found", "the document no longer states it", False),
+    FindingKind("DG105", "fact-not-found", "the source changed shape and this guard no longer reads it", False),
+    FindingKind("DG106", "ambiguous", "the selector matches more than one thing", False),
+    FindingKind("DG201", "read-error", "a file could not be read", True),
+    FindingKind("DG202", "parse-error", "a file could not be parsed", True),
+    FindingKind("DG203", "config-error", "the configuration is invalid", True),
+    FindingKind("DG204", "pattern-error", "a regular expression could not be used", True),
+)
+
+FINDING_KINDS: dict[str, FindingKind] = {k.kind: k for k in _KINDS}
+"""The registry of finding kinds, by kind name; read-only by convention."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    kind: FindingKind
+    rule: str
+    message: str
+    value: str | None = None
+    doc: Location | None = None
+    source: Location | None = None
+
+    @property
+    def code(self) -> str:
+        return self.kind.code
+
+    @property
+    def is_error(self) -> bool:
+        return self.kind.is_error
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "code": self.kind.code,
+            "kind": self.kind.kind,
+            "rule": self.rule,
+            "message": self.message,
+            "value": self.value,
+            "doc": self.doc.to_json() if self.doc else None,
+            "source": self.source.to_json() if self.source else None,
+        }
+
+
+class DriftguardError(Exception):
+    """A problem that stops a rule (or the run) from being judged.
+
+    ``kind`` names the entry of ``FINDING_KINDS`` the engine reports it as.
+    """
+
+    kind = "read-error"
+
+    def __init__(self, message: str, location: Location | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.location = location
+
+    def __str__(self) -> str:
+        return f"{self.location}: {self.message}" if self.location else self.message
+
+
+class ReadError(DriftguardError):
+    kind = "read-error"
+
+
+class ParseError(DriftguardError):
+    kind = "parse-error"
+
+
+class ConfigError(DriftguardError):
+    kind = "config-error"
+
+
+class PatternError(DriftguardError):
+    kind = "pattern-error"
+
+
+class FactNotFound(DriftguardError):
+    kind = "fact-not-found"
+
+
+class AmbiguousFact(DriftguardError):
+    kind = "ambiguous"
+
+
+class ClaimNotFound(DriftguardError):
+    kind = "claim-not-found"

@@ -1,0 +1,151 @@
+"""Fact selectors and claim forms: the frozen specs the config builds.
+
+A selector says which values to derive from one source file; a claim form says
+which part of a document states them. Each spec carries ``scalar``: whether it
+yields one value (compared with equal semantics) or a set.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+
+# -- fact selectors ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Constants:
+    """A set: constants declared with ``type`` (Go) / members of Enum class ``type`` (Python),
+    or whose name matches the regex ``name``. ``values="names"`` takes names instead of values."""
+
+    type: str | None = None
+    name: str | None = None
+    values: str = "values"  # "values" | "names"
+    scalar = False
+
+
+@dataclass(frozen=True)
+class Constant:
+    """A scalar: the evaluated value of the constant (Go const, Python module assignment) ``name``."""
+
+    name: str
+    scalar = True
+
+
+@dataclass(frozen=True)
+class StringMethod:
+    """A set: the strings returned by the cases of ``func (T) String() string`` (Go) or
+    ``T.__str__`` (Python); the default case is excluded."""
+
+    type: str
+    scalar = False
+
+
+@dataclass(frozen=True)
+class MapKeys:
+    """A set: the keys of the map/dict literal bound to ``name``; identifier keys give names."""
+
+    name: str
+    scalar = False
+
+
+@dataclass(frozen=True)
+class Call:
+    """A scalar: literal argument ``arg`` of the one call of ``function`` that matches.
+
+    ``function`` matches the callee's full text (``asyncio.Semaphore``) or its last
+    part (``Semaphore``); ``within`` limits the search to a function or method
+    (``Type.method`` or a bare name); ``where`` maps ``argN`` to the exact source
+    text (whitespace folded) argument N must have.
+    """
+
+    function: str
+    arg: int = 0
+    within: str | None = None
+    where: tuple[tuple[int, str], ...] = ()
+    scalar = True
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """The regex fallback for any text file: the first group of every match
+    (a set), or of the single match when ``scalar``."""
+
+    regex: str
+    scalar: bool = False
+
+
+Selector = Union[Constants, Constant, StringMethod, MapKeys, Call, Pattern]
+
+SELECTOR_KEYS: dict[str, type] = {
+    "constants": Constants,
+    "constant": Constant,
+    "string_method": StringMethod,
+    "map_keys": MapKeys,
+    "call": Call,
+    "pattern": Pattern,
+}
+"""The registry of fact selectors, by config key."""
+
+
+# -- claim forms ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableClaim:
+    """The table whose first header cell is ``table`` (optionally inside ``section``).
+
+    Without ``rows``: a set, the code spans of column ``column`` (default: the first),
+    or a cell's plain text where it has none. With ``rows`` (label -> fact name):
+    each labelled row's ``column`` cell is a quantity compared with its fact.
+    """
+
+    table: str
+    column: str | None = None
+    rows: tuple[tuple[str, str], ...] = ()
+    section: str | None = None
+
+    @property
+    def scalar(self) -> bool:
+        return bool(self.rows)
+
+
+@dataclass(frozen=True)
+class SectionClaim:
+    """A set: the code spans matching ``code_spans`` in the section under heading
+    ``section``, or with ``list`` the items of its bullet lists."""
+
+    section: str
+    code_spans: str | None = None
+    list: bool = False
+    scalar = False
+
+
+@dataclass(frozen=True)
+class PhraseClaim:
+    """A scalar: the quantity at ``{value}`` in every sentence matching ``template``."""
+
+    template: str
+    section: str | None = None
+    scalar = True
+
+
+@dataclass(frozen=True)
+class MentionsClaim:
+    """A set, code-to-doc only: every fact value appears as a code span in the
+    document (or in ``section``)."""
+
+    section: str | None = None
+    scalar = False
+
+
+ClaimForm = Union[TableClaim, SectionClaim, PhraseClaim, MentionsClaim]
+
+CLAIM_KEYS: dict[str, type] = {
+    "table": TableClaim,
+    "section": SectionClaim,
+    "phrase": PhraseClaim,
+    "mentions": MentionsClaim,
+}
+"""The registry of claim forms, by the config key that names each."""
