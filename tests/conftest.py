@@ -1,0 +1,29 @@
+"""Shared test helpers: write a small repository tree into a temporary folder."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "tests" / "fixtures"
+
+
+def write_tree(base: Path, files: dict[str, str | bytes]) -> Path:
+    for rel, content in files.items():
+        path = base / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(textwrap.dedent(content).lstrip("\n"), encoding="utf-8")
+    return base
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Callable[[dict[str, str | bytes]], Path]:
+    """``tree({"a.py": "...", "driftguard.yaml": "..."})`` writes the files and returns the folder."""
+    return lambda files: write_tree(tmp_path, files)
