@@ -1,3 +1,25 @@
-"""driftguard: keep architecture documents true to the code they describe."""
+"""driftguard: keep architecture documents true to the code they describe.
+
+``driftguard.run(config_path)`` judges a config and returns a result with
+``ok`` and ``findings``; ``driftguard.assert_clean(config_path)`` raises an
+AssertionError listing the findings. Both are imported on first use.
+"""
+
+from __future__ import annotations
+
+from typing import Any
 
 __version__ = "0.1.0"
+__all__ = ["run", "assert_clean", "ConfigError", "DriftguardError", "__version__"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("run", "assert_clean"):
+        from driftguard import api
+
+        return getattr(api, name)
+    if name in ("ConfigError", "DriftguardError"):
+        from driftguard import model
+
+        return getattr(model, name)
+    raise AttributeError(f"module 'driftguard' has no attribute {name!r}")

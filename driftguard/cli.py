@@ -3,23 +3,158 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from typing import Sequence
+from enum import IntEnum
+from pathlib import Path
+from typing import Callable, Sequence
 
 from driftguard import __version__
+from driftguard.model import DriftguardError
+
+
+class ExitCode(IntEnum):
+    CLEAN = 0
+    DRIFT = 1
+    ERROR = 2
+
+
+def _common(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument("--config", metavar="F", help="the config file (default: driftguard.yaml here or above)")
+    sub.add_argument("--root", metavar="DIR", help="the folder config paths are relative to (overrides `root:`)")
+    sub.add_argument("--output", metavar="F", help="write the output to F instead of standard output")
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from driftguard.reporters import CHECK_FORMATS, REPORT_FORMATS
+
     parser = argparse.ArgumentParser(
         prog="driftguard",
         description="Check that documents still state what the code declares.",
+        epilog="Exit codes: 0 clean, 1 drift found, 2 usage, config, read or parse error.",
     )
     parser.add_argument("--version", action="version", version=f"driftguard {__version__}")
+    subs = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    check = subs.add_parser("check", help="judge every rule; print the findings")
+    check.add_argument("paths", nargs="*", metavar="PATHS", help="only the rules whose document or fact files are these")
+    check.add_argument("--format", choices=sorted(CHECK_FORMATS), default="text")
+    _common(check)
+
+    report = subs.add_parser("report", help="every rule with its status, the facts it read and the mismatches")
+    report.add_argument("--format", choices=sorted(REPORT_FORMATS), default="text")
+    _common(report)
+
+    facts = subs.add_parser("facts", help="what each fact extracts, with file:line per value")
+    facts.add_argument("names", nargs="*", metavar="NAME")
+    _common(facts)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    parser.parse_args(argv)
-    parser.print_help(sys.stdout)
-    return 0
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
+        return int(exc.code or 0)
+    if not args.command:
+        parser.print_help(sys.stdout)
+        return ExitCode.CLEAN
+    command: Callable[[argparse.Namespace], int] = COMMANDS[args.command]
+    try:
+        return command(args)
+    except DriftguardError as exc:
+        print(f"{exc.location or 'driftguard'}: error: {exc.message}", file=sys.stderr)
+        return ExitCode.ERROR
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # never a traceback for a user; DRIFTGUARD_DEBUG=1 shows it
+        if os.environ.get("DRIFTGUARD_DEBUG"):
+            raise
+        print(f"driftguard: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return ExitCode.ERROR
+
+
+def _load(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    from driftguard.config import CONFIG_NAME, find_config, load_config
+    from driftguard.model import ConfigError
+
+    path = Path(args.config) if args.config else find_config(Path.cwd())
+    if path is None:
+        raise ConfigError(f"no {CONFIG_NAME} in this folder or its parents (use --config F)")
+    root = Path(args.root).resolve() if args.root else None
+    if root is not None and not root.is_dir():
+        raise ConfigError(f"--root {args.root}: expected a directory")
+    return load_config(path, root=root)
+
+
+def _emit(args: argparse.Namespace, text: str) -> None:
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from driftguard.engine import Engine, rules_touching
+    from driftguard.reporters import CHECK_FORMATS, renderer
+
+    config = _load(args)
+    rules = None
+    if args.paths:
+        rules = rules_touching(config, [_relative(p, config.root) for p in args.paths])
+    result = Engine(config).run(rules)
+    _emit(args, renderer(CHECK_FORMATS, args.format)(result))
+    return result.exit_code
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from driftguard.engine import Engine
+    from driftguard.reporters import REPORT_FORMATS, renderer
+
+    result = Engine(_load(args)).run()
+    _emit(args, renderer(REPORT_FORMATS, args.format)(result))
+    return result.exit_code
+
+
+def cmd_facts(args: argparse.Namespace) -> int:
+    from driftguard.engine import Engine
+
+    config = _load(args)
+    unknown = [n for n in args.names if n not in config.facts]
+    if unknown:
+        print(f"driftguard: error: unknown fact(s): {', '.join(unknown)}; known: {', '.join(config.facts)}",
+              file=sys.stderr)
+        return ExitCode.ERROR
+    engine = Engine(config)
+    lines, code = [], ExitCode.CLEAN
+    for name in args.names or list(config.facts):
+        spec = config.facts[name]
+        try:
+            fact = engine.fact(spec)
+        except DriftguardError as exc:
+            lines.append(f"{name}: error: {exc}")
+            code = ExitCode.ERROR
+            continue
+        kind = "scalar" if fact.scalar else f"set of {len(fact.items)}"
+        lines.append(f"{name} ({kind}) from {spec.file}:")
+        for item in fact.items:
+            text = f"  [{item.value.text}]" if item.value.text and item.value.text != item.value.canonical else ""
+            lines.append(f"  {item.location}: {item.value.canonical}{text}")
+    _emit(args, "\n".join(lines) + "\n")
+    return code
+
+
+def _relative(path: str, root: Path) -> str:
+    full = Path(path).resolve()
+    try:
+        return full.relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return Path(path).as_posix()
+
+
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "check": cmd_check,
+    "report": cmd_report,
+    "facts": cmd_facts,
+}

@@ -160,20 +160,23 @@ class FindingKind:
     is_error: bool  # an error means the rule could not be judged (exit 2)
 
 
-_KINDS = (
-    FindingKind("DG101", "missing-in-doc", "declared in code, not claimed by the document", False),
-    FindingKind("DG102", "missing-in-code", "claimed by the document, not declared in code", False),
-    FindingKind("DG103", "value-mismatch", "the document states a different value than the code", False),
-    FindingKind("DG104", "claim-not-found", "the document no longer states it", False),
-    FindingKind("DG105", "fact-not-found", "the source changed shape and this guard no longer reads it", False),
-    FindingKind("DG106", "ambiguous", "the selector matches more than one thing", False),
-    FindingKind("DG201", "read-error", "a file could not be read", True),
-    FindingKind("DG202", "parse-error", "a file could not be parsed", True),
-    FindingKind("DG203", "config-error", "the configuration is invalid", True),
-    FindingKind("DG204", "pattern-error", "a regular expression could not be used", True),
-)
+_KIND_TABLE: dict[str, tuple[str, str, bool]] = {
+    # kind: (code, summary, is_error)
+    "missing-in-doc": ("DG101", "declared in code, not claimed by the document", False),
+    "missing-in-code": ("DG102", "claimed by the document, not declared in code", False),
+    "value-mismatch": ("DG103", "the document states a different value than the code", False),
+    "claim-not-found": ("DG104", "the document no longer states it", False),
+    "fact-not-found": ("DG105", "the source changed shape and this guard no longer reads it", False),
+    "ambiguous": ("DG106", "a scalar selector matches more than one thing", False),
+    "read-error": ("DG201", "a file could not be read", True),
+    "parse-error": ("DG202", "a file could not be parsed", True),
+    "config-error": ("DG203", "the configuration is invalid", True),
+    "pattern-error": ("DG204", "a regular expression could not be used", True),
+}
 
-FINDING_KINDS: dict[str, FindingKind] = {k.kind: k for k in _KINDS}
+FINDING_KINDS: dict[str, FindingKind] = {
+    kind: FindingKind(code, kind, summary, is_error) for kind, (code, summary, is_error) in _KIND_TABLE.items()
+}
 """The registry of finding kinds, by kind name; read-only by convention."""
 
 

@@ -44,9 +44,11 @@ class StringMethod:
 
 @dataclass(frozen=True)
 class MapKeys:
-    """A set: the keys of the map/dict literal bound to ``name``; identifier keys give names."""
+    """A set: the keys of the map/dict literal bound to ``name``; identifier keys give
+    names, or with ``resolve`` the values of the constants they name."""
 
     name: str
+    resolve: bool = False
     scalar = False
 
 

@@ -1,0 +1,212 @@
+"""Read what a document claims, one reader per claim form.
+
+Each reader turns a parsed ``Document`` and a claim form (``driftguard.specs``)
+into a ``Claim``: items with their line and the exact span of the value's text.
+When the table, section, column or sentence the form names is gone, or states
+nothing, the reader raises ``ClaimNotFound`` ("the document no longer states
+it"), so a deleted claim never passes as an empty one.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, Iterable, TypeVar
+
+from driftguard.document_model import Cell, Document, Row, Section, Table, fold_key
+from driftguard.model import Claim, ClaimNotFound, Item, Location, PatternError, Value
+from driftguard.quantities import QUANTITY_PATTERN, QuantityError, parse_quantity
+from driftguard.specs import ClaimForm, MentionsClaim, PhraseClaim, SectionClaim, TableClaim
+
+T = TypeVar("T")
+
+
+def read_claim(doc: Document, form: ClaimForm) -> Claim:
+    """The claim ``form`` reads from ``doc``; raises ClaimNotFound or PatternError."""
+    reader = _READERS.get(type(form))
+    if reader is None:
+        raise TypeError(f"not a claim form: {form!r}")
+    return reader(doc, form)
+
+
+# -- tables -------------------------------------------------------------------
+
+
+def _table_claim(doc: Document, form: TableClaim) -> Claim:
+    section = _section(doc, form.section) if form.section else None
+    table = _table(doc, form.table, section)
+    where = Location(doc.path, table.line)
+    if form.rows:
+        return Claim(tuple(_row_items(doc, table, form)), where)
+    column = _column(doc, table, form.column, 0)
+    items = [item for row in table.rows for item in _cell_values(doc, row, column)]
+    if not items:
+        raise ClaimNotFound(_gone(f"the '{table.header[0].text}' table states nothing in column "
+                                  f"'{table.header[column].text}'"), where)
+    return Claim(tuple(items), where)
+
+
+def _table(doc: Document, name: str, section: Section | None) -> Table:
+    wanted = fold_key(name)
+    for table in _within(doc.tables, section, lambda t: t.span[0]):
+        if table.header and fold_key(table.header[0].text) == wanted:
+            return table
+    raise _not_found(doc, f"no table headed '{name}'", section)
+
+
+def _column(doc: Document, table: Table, name: str | None, default: int) -> int:
+    index = default if name is None else table.column(name)
+    if index is None or index >= len(table.header):
+        missing = f"column '{name}'" if name is not None else f"column {default + 1}"
+        columns = ", ".join(f"'{c}'" for c in table.columns)
+        raise ClaimNotFound(_gone(f"the '{table.header[0].text}' table has no {missing} "
+                                  f"(its columns: {columns})"), Location(doc.path, table.line))
+    return index
+
+
+def _cell(row: Row, index: int) -> Cell | None:
+    return row.cells[index] if index < len(row.cells) else None
+
+
+def _cell_values(doc: Document, row: Row, column: int) -> list[Item]:
+    """The code spans of a cell, or its plain text where it has none."""
+    cell = _cell(row, column)
+    where = Location(doc.path, row.line)
+    if cell is None:
+        return []
+    if cell.codes:
+        return [Item(Value.string(code.text), where, code.span) for code in cell.codes]
+    if cell.text:
+        return [Item(Value.string(cell.text), where, cell.doc_span(0, len(cell.text)))]
+    return []
+
+
+def _row_items(doc: Document, table: Table, form: TableClaim) -> list[Item]:
+    """One item per configured row label present in the table: its cell read as a quantity."""
+    column = _column(doc, table, form.column, 1)
+    rows: dict[str, Row] = {}
+    for row in table.rows:
+        if row.cells:
+            rows.setdefault(fold_key(row.cells[0].text), row)
+    items = []
+    for label, _fact in form.rows:
+        row = rows.get(fold_key(label))
+        if row is None:
+            continue  # the engine reports a missing row
+        cell = _cell(row, column)
+        text = cell.text if cell else ""
+        span = cell.doc_span(0, len(text)) if cell else row.span
+        items.append(Item(_quantity(text), Location(doc.path, row.line), span, label=label))
+    return items
+
+
+# -- sections, phrases, mentions ---------------------------------------------
+
+
+def _section_claim(doc: Document, form: SectionClaim) -> Claim:
+    section = _section(doc, form.section)
+    where = Location(doc.path, section.line)
+    if form.list:
+        items = []
+        for entry in _within(doc.list_items, section, lambda i: i.span[0]):
+            if entry.ordered:
+                continue
+            if entry.codes:
+                first = entry.codes[0]
+                items.append(Item(Value.string(first.text), Location(doc.path, entry.line), first.span))
+            elif entry.text:
+                span = entry.doc_span(0, len(entry.text))
+                items.append(Item(Value.string(entry.text), Location(doc.path, entry.line), span))
+        what = "bullet list items"
+    else:
+        pattern = _compile(doc, form.code_spans) if form.code_spans else None
+        items = [Item(Value.string(c.text), Location(doc.path, c.line), c.span)
+                 for c in _within(doc.code_spans, section, lambda c: c.span[0])
+                 if pattern is None or pattern.search(c.text)]
+        what = f"code spans matching '{form.code_spans}'" if pattern else "code spans"
+    if not items:
+        raise ClaimNotFound(_gone(f"section '{section.title}' has no {what}"), where)
+    return Claim(tuple(items), where)
+
+
+def _phrase_claim(doc: Document, form: PhraseClaim) -> Claim:
+    section = _section(doc, form.section) if form.section else None
+    regex = template_regex(form.template)
+    items = []
+    for sentence in _within(doc.sentences, section, lambda s: s.span[0]):
+        m = regex.search(sentence.text)
+        if m:
+            span = sentence.doc_span(m.start("value"), m.end("value"))
+            items.append(Item(_quantity(m.group("value")), Location(doc.path, sentence.line), span))
+    if not items:
+        raise _not_found(doc, f"no sentence matches '{form.template}'", section)
+    return Claim(tuple(items), items[0].location)  # type: ignore[arg-type]
+
+
+def template_regex(template: str) -> re.Pattern[str]:
+    """``template`` as a regex: literal text (case-insensitive, any whitespace run matching
+    any other) around ``{value}``, a quantity captured as the group ``value``."""
+    before, marker, after = template.partition("{value}")
+    if not marker:
+        raise PatternError(f"the phrase template {template!r} has no {{value}}")
+    lead = r"(?<!\w)" if re.match(r"\w", before) else ""  # whole words: "after" is not in "thereafter"
+    trail = r"(?!\w)" if re.search(r"\w\Z", after) else ""
+    return re.compile(f"{lead}{_literal(before)}(?P<value>{QUANTITY_PATTERN}){_literal(after)}{trail}")
+
+
+def _literal(text: str) -> str:
+    parts = [r"\s+" if piece.isspace() else re.escape(piece) for piece in re.split(r"(\s+)", text) if piece]
+    return f"(?i:{''.join(parts)})" if parts else ""
+
+
+def _mentions_claim(doc: Document, form: MentionsClaim) -> Claim:
+    section = _section(doc, form.section) if form.section else None
+    items = [Item(Value.string(c.text), Location(doc.path, c.line), c.span)
+             for c in _within(doc.code_spans, section, lambda c: c.span[0])]
+    return Claim(tuple(items), Location(doc.path, section.line if section else None))
+
+
+# -- shared ---------------------------------------------------------------------
+
+
+def _section(doc: Document, title: str) -> Section:
+    found = doc.section(title)
+    if found is None:
+        raise ClaimNotFound(_gone(f"no section headed '{title}'"), Location(doc.path))
+    return found
+
+
+def _within(parts: Iterable[T], section: Section | None, offset: Callable[[T], int]) -> list[T]:
+    return [p for p in parts if section is None or section.contains(offset(p))]
+
+
+def _quantity(text: str) -> Value:
+    """``text`` read as a quantity, or kept as a string so the comparison reports it."""
+    try:
+        return parse_quantity(text)
+    except QuantityError:
+        return Value.string(text)
+
+
+def _compile(doc: Document, pattern: str) -> re.Pattern[str]:
+    try:
+        return re.compile(pattern)
+    except re.error as exc:
+        raise PatternError(f"invalid regular expression {pattern!r}: {exc}", Location(doc.path)) from None
+
+
+def _gone(what: str) -> str:
+    return f"the document no longer states it: {what}"
+
+
+def _not_found(doc: Document, what: str, section: Section | None) -> ClaimNotFound:
+    if section is None:
+        return ClaimNotFound(_gone(what), Location(doc.path))
+    return ClaimNotFound(_gone(f"{what} in section '{section.title}'"), Location(doc.path, section.line))
+
+
+_READERS: dict[type, Callable[[Document, ClaimForm], Claim]] = {
+    TableClaim: _table_claim,  # type: ignore[dict-item]
+    SectionClaim: _section_claim,  # type: ignore[dict-item]
+    PhraseClaim: _phrase_claim,  # type: ignore[dict-item]
+    MentionsClaim: _mentions_claim,  # type: ignore[dict-item]
+}

@@ -1,0 +1,267 @@
+"""The config file: schema, validation with key paths, and the frozen Config.
+
+Every error names the config file, the line and the key path
+(``rules[2].direction``) and says what was expected. Unknown keys are errors
+with a close-match suggestion.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from driftguard import yamlsafe
+from driftguard.config_schema import Reader
+from driftguard.model import ConfigError, Direction, Location
+from driftguard.specs import (
+    Call,
+    ClaimForm,
+    Constant,
+    Constants,
+    MapKeys,
+    MentionsClaim,
+    Pattern,
+    PhraseClaim,
+    SectionClaim,
+    Selector,
+    SELECTOR_KEYS,
+    StringMethod,
+    TableClaim,
+)
+
+CONFIG_NAME = "driftguard.yaml"
+DEFAULT_MAX_FILE_SIZE = 4 * 1024 * 1024
+RULE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+
+
+@dataclass(frozen=True)
+class FactSpec:
+    name: str
+    file: str  # relative to the root, posix
+    selector: Selector
+    line: int
+
+    @property
+    def scalar(self) -> bool:
+        return bool(self.selector.scalar)
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    facts: tuple[str, ...]
+    doc: str
+    claim: ClaimForm
+    direction: Direction
+    line: int
+    why: str = ""
+
+    @property
+    def scalar(self) -> bool:
+        return bool(self.claim.scalar)
+
+
+@dataclass(frozen=True)
+class Config:
+    path: Path  # the config file
+    root: Path  # the folder every path is relative to
+    facts: dict[str, FactSpec]
+    rules: tuple[Rule, ...]
+    max_file_size: int = DEFAULT_MAX_FILE_SIZE
+
+    @property
+    def display_path(self) -> str:
+        """The config's path as reports show it: relative to the root when inside it."""
+        try:
+            return self.path.resolve().relative_to(self.root.resolve()).as_posix()
+        except ValueError:
+            return str(self.path)
+
+
+def find_config(start: Path) -> Path | None:
+    """``driftguard.yaml`` in ``start`` or its parents, stopping at the repository root."""
+    for folder in (start, *start.parents):
+        candidate = folder / CONFIG_NAME
+        if candidate.is_file():
+            return candidate
+        if (folder / ".git").exists():
+            return None
+    return None
+
+
+def load_config(path: Path, root: Path | None = None, max_file_size: int | None = None) -> Config:
+    """Read and validate the config at ``path``; ``root`` overrides its ``root`` key."""
+    shown = str(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise ConfigError("config file not found", Location(shown)) from None
+    except IsADirectoryError:
+        raise ConfigError("expected a config file, found a directory", Location(shown)) from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read the config: {exc.strerror}", Location(shown)) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"config is not UTF-8 (byte {exc.start})", Location(shown)) from None
+    data = yamlsafe.load(text, shown)
+    return _build(Reader(shown), data, path, root, max_file_size)
+
+
+def _build(r: Reader, data: Any, path: Path, root: Path | None, max_size: int | None) -> Config:
+    top = r.mapping(data, "", required={"version", "rules"}, optional={"facts", "root", "max_file_size"})
+    version = r.value(top, "version", int)
+    if version != 1:
+        r.fail(top, "version", f"expected version: 1, got {version!r}")
+    if root is None:
+        root = (path.parent / r.value(top, "root", str, default=".")).resolve()
+    size = max_size or r.value(top, "max_file_size", int, default=DEFAULT_MAX_FILE_SIZE)
+    if size <= 0:
+        r.fail(top, "max_file_size", "expected a positive number of bytes")
+    facts_map = r.mapping(top.get("facts", {}) or {}, "facts", any_keys=True)
+    facts = {name: _fact(r, facts_map, name) for name in facts_map}
+    rules_list = r.sequence(top, "rules")
+    rules = tuple(_rule(r, rules_list, i, facts) for i in range(len(rules_list)))
+    seen: dict[str, int] = {}
+    for rule in rules:
+        if rule.id in seen:
+            raise ConfigError(
+                f"rules: duplicate rule id {rule.id!r} (first at line {seen[rule.id]})",
+                Location(r.path, rule.line),
+            )
+        seen[rule.id] = rule.line
+    return Config(path=path, root=root, facts=facts, rules=rules, max_file_size=size)
+
+
+def _fact(r: Reader, facts: Any, name: str) -> FactSpec:
+    key = f"facts.{name}"
+    body = r.mapping(facts[name], key, required={"file"}, optional={*SELECTOR_KEYS, "values", "scalar"})
+    line = r.line_of(facts, name)
+    chosen = [k for k in SELECTOR_KEYS if k in body]
+    if len(chosen) != 1:
+        found = ", ".join(chosen) or "none"
+        raise ConfigError(
+            f"{key}: expected exactly one selector of {', '.join(SELECTOR_KEYS)}; found {found}",
+            Location(r.path, line),
+        )
+    file = r.relpath(body, "file", key)
+    return FactSpec(name=name, file=file, selector=_selector(r, body, chosen[0], key), line=line)
+
+
+def _selector(r: Reader, body: Any, kind: str, key: str) -> Selector:
+    where = f"{key}.{kind}"
+    if kind == "constants":
+        spec = r.mapping(body[kind], where, optional={"type", "name", "values"})
+        values = r.choice(spec, "values", ("values", "names"), where, default=None) or r.choice(
+            body, "values", ("values", "names"), key, default="values"
+        )
+        type_ = r.value(spec, "type", str, where, default=None)
+        name = r.regex(spec, "name", where) if "name" in spec else None
+        if not type_ and not name:
+            raise ConfigError(f"{where}: expected `type` or `name`", r.loc(body, kind))
+        return Constants(type=type_, name=name, values=values)
+    if kind == "constant":
+        return Constant(name=r.value(body, kind, str, key))
+    if kind == "string_method":
+        return StringMethod(type=r.value(body, kind, str, key))
+    if kind == "map_keys":
+        if not isinstance(body[kind], dict):
+            return MapKeys(name=r.value(body, kind, str, key))
+        spec = r.mapping(body[kind], where, required={"name"}, optional={"resolve"})
+        return MapKeys(name=r.value(spec, "name", str, where), resolve=r.value(spec, "resolve", bool, where, default=False))
+    if kind == "pattern":
+        regex = r.regex(body, kind, key, groups=1)
+        return Pattern(regex=regex, scalar=r.value(body, "scalar", bool, key, default=False))
+    spec = r.mapping(body[kind], where, required={"function"}, optional={"within", "where", "arg"})
+    return Call(
+        function=r.value(spec, "function", str, where),
+        arg=r.value(spec, "arg", int, where, default=0),
+        within=r.value(spec, "within", str, where, default=None),
+        where=r.where(spec, where),
+    )
+
+
+_CLAIM_KEYS = {"table", "column", "rows", "section", "code_spans", "list", "phrase", "mentions"}
+
+
+def _rule(r: Reader, rules: Any, i: int, facts: dict[str, FactSpec]) -> Rule:
+    key = f"rules[{i}]"
+    body = r.mapping(rules[i], key, required={"id", "doc"}, optional={"why", "fact", "facts", "direction", *_CLAIM_KEYS})
+    line = rules.item_lines[i]
+    rule_id = r.value(body, "id", str, key)
+    if not RULE_ID.match(rule_id):
+        r.fail(body, "id", f"{key}.id: expected lower case letters, digits and dashes, got {rule_id!r}")
+    claim = _claim(r, body, key)
+    names = _fact_names(r, body, key, claim)
+    for name in names:
+        if name not in facts:
+            hint = r.suggest(name, facts)
+            r.fail(body, "rows" if isinstance(claim, TableClaim) and claim.rows else ("fact" if "fact" in body else "facts"),
+                   f"{key}: unknown fact {name!r}{hint}")
+        if facts[name].scalar != claim.scalar:
+            want = "a scalar fact (constant, call, or pattern with scalar: true)" if claim.scalar else "a set fact"
+            r.fail(body, "fact" if "fact" in body else ("facts" if "facts" in body else "rows"),
+                   f"{key}: this claim form needs {want}; {name!r} is not one")
+    default = "code-to-doc" if isinstance(claim, MentionsClaim) else "both"
+    direction = Direction(r.choice(body, "direction", tuple(d.value for d in Direction), key, default=default))
+    if isinstance(claim, MentionsClaim) and direction is not Direction.CODE_TO_DOC:
+        r.fail(body, "direction", f"{key}.direction: `mentions` checks code-to-doc only")
+    return Rule(id=rule_id, facts=names, doc=r.relpath(body, "doc", key), claim=claim,
+                direction=direction, line=line, why=r.value(body, "why", str, key, default=""))
+
+
+def _fact_names(r: Reader, body: Any, key: str, claim: ClaimForm) -> tuple[str, ...]:
+    if isinstance(claim, TableClaim) and claim.rows:
+        if "fact" in body or "facts" in body:
+            r.fail(body, "rows", f"{key}: a `rows` claim names its facts in `rows`; drop `fact`/`facts`")
+        return tuple(dict.fromkeys(name for _, name in claim.rows))
+    if ("fact" in body) == ("facts" in body):
+        raise ConfigError(f"{key}: expected exactly one of `fact` or `facts`", r.loc_of(body))
+    if "fact" in body:
+        return (r.value(body, "fact", str, key),)
+    names = r.sequence(body, "facts", key)
+    if not names or not all(isinstance(n, str) for n in names):
+        r.fail(body, "facts", f"{key}.facts: expected a non-empty list of fact names")
+    return tuple(names)
+
+
+def _claim(r: Reader, body: Any, key: str) -> ClaimForm:
+    forms = [k for k in ("table", "phrase", "mentions") if k in body]
+    if not forms and "section" in body:
+        forms = ["section"]
+    if len(forms) != 1:
+        raise ConfigError(
+            f"{key}: expected exactly one claim form of table, section, phrase, mentions; "
+            f"found {', '.join(forms) or 'none'}",
+            r.loc_of(body),
+        )
+    form = forms[0]
+    allowed = {
+        "table": {"table", "column", "rows", "section"},
+        "section": {"section", "code_spans", "list"},
+        "phrase": {"phrase", "section"},
+        "mentions": {"mentions", "section"},
+    }[form]
+    for extra in sorted((_CLAIM_KEYS & body.keys()) - allowed):
+        r.fail(body, extra, f"{key}.{extra}: not used with a `{form}` claim")
+    section = r.value(body, "section", str, key, default=None)
+    if form == "table":
+        rows = r.rows(body, key)
+        column = r.value(body, "column", str, key, default=None)
+        return TableClaim(table=r.value(body, "table", str, key), column=column, rows=rows, section=section)
+    if form == "phrase":
+        template = r.value(body, "phrase", str, key)
+        if template.count("{value}") != 1:
+            r.fail(body, "phrase", f"{key}.phrase: expected the template to hold `{{value}}` exactly once")
+        return PhraseClaim(template=template, section=section)
+    if form == "mentions":
+        if r.value(body, "mentions", bool, key) is not True:
+            r.fail(body, "mentions", f"{key}.mentions: expected `mentions: true`")
+        return MentionsClaim(section=section)
+    code_spans = r.regex(body, "code_spans", key) if "code_spans" in body else None
+    as_list = r.value(body, "list", bool, key, default=False)
+    if code_spans and as_list:
+        r.fail(body, "list", f"{key}: use either `code_spans` or `list`, not both")
+    return SectionClaim(section=section or "", code_spans=code_spans, list=as_list)

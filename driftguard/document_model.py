@@ -1,0 +1,139 @@
+"""The document model: what a parsed markdown document states, with places.
+
+Every part carries its 1-based ``line`` and its character ``span``
+``[start, end)`` in the original text. Plain text (``Prose.text``) has inline
+markup removed and whitespace folded; ``Prose.doc_span`` leads any substring of
+it back to the document, so a fixer can rewrite a value in place.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
+from driftguard.inline_text import OffsetMap
+from driftguard.model import Location
+
+
+@dataclass(frozen=True)
+class CodeSpan:
+    text: str
+    line: int
+    span: tuple[int, int]  # the code's content, without the backticks
+
+
+@dataclass(frozen=True)
+class Prose:
+    """Plain text (markup removed, whitespace folded) that maps back to the document.
+
+    ``span`` covers the source the text was read from (markup included): a
+    heading's or cell's content, a sentence from its first to its last character.
+    """
+
+    text: str
+    line: int
+    span: tuple[int, int]
+    map: OffsetMap = field(repr=False, compare=False)
+    offset: int = field(default=0, repr=False, compare=False)  # where ``text`` starts in the map
+
+    def doc_span(self, start: int, end: int) -> tuple[int, int]:
+        """The document span of ``text[start:end]``."""
+        return self.map.span(self.offset + start, self.offset + end)
+
+
+@dataclass(frozen=True)
+class Heading(Prose):
+    level: int = 1
+
+
+@dataclass(frozen=True)
+class Sentence(Prose):
+    pass
+
+
+@dataclass(frozen=True)
+class Cell(Prose):
+    """One table cell; ``span`` is the cell's content between the pipes, trimmed."""
+
+    codes: tuple[CodeSpan, ...] = ()
+
+    @property
+    def code_texts(self) -> tuple[str, ...]:
+        return tuple(c.text for c in self.codes)
+
+
+@dataclass(frozen=True)
+class Row:
+    cells: tuple[Cell, ...]
+    line: int
+    span: tuple[int, int]  # the whole source line
+
+
+@dataclass(frozen=True)
+class Table:
+    header: tuple[Cell, ...]
+    rows: tuple[Row, ...]
+    line: int
+    end_line: int  # last line, inclusive
+    span: tuple[int, int]
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return tuple(c.text for c in self.header)
+
+    def column(self, name: str) -> int | None:
+        """The index of the header cell whose text is ``name`` (case-insensitive, trimmed)."""
+        wanted = fold_key(name)
+        return next((i for i, c in enumerate(self.header) if fold_key(c.text) == wanted), None)
+
+
+@dataclass(frozen=True)
+class ListItem(Prose):
+    """A list item: the text of its first paragraph and the code spans of all its own paragraphs."""
+
+    codes: tuple[CodeSpan, ...] = ()
+    ordered: bool = False
+
+
+@dataclass(frozen=True)
+class Section:
+    """The part under a heading, up to the next heading of the same or higher level."""
+
+    title: str
+    level: int
+    line: int
+    end_line: int  # last line, inclusive
+    span: tuple[int, int]  # from the heading to the end of the section
+    body_start: int  # offset just after the heading
+
+    def contains(self, offset: int) -> bool:
+        return self.body_start <= offset < self.span[1]
+
+
+@dataclass(frozen=True)
+class Document:
+    path: str
+    text: str
+    headings: tuple[Heading, ...]
+    sections: tuple[Section, ...]
+    tables: tuple[Table, ...]
+    code_spans: tuple[CodeSpan, ...]
+    sentences: tuple[Sentence, ...]
+    list_items: tuple[ListItem, ...]
+    line_starts: tuple[int, ...] = field(repr=False, compare=False)
+
+    def line_of(self, offset: int) -> int:
+        return max(bisect_right(self.line_starts, offset), 1)
+
+    def section(self, title: str) -> Section | None:
+        """The first section whose heading is ``title`` (case-insensitive, whitespace folded)."""
+        wanted = fold_key(title)
+        return next((s for s in self.sections if fold_key(s.title) == wanted), None)
+
+    def location(self, line: int | None = None) -> Location:
+        return Location(self.path, line)
+
+
+def fold_key(text: str) -> str:
+    """``text`` compared loosely: trimmed, whitespace folded, case folded."""
+    return " ".join(text.split()).casefold()

@@ -1,0 +1,143 @@
+"""Judge every rule of a config: derive facts, read claims, compare.
+
+Each source and document is read and parsed once per run (``Workspace``
+caches both, failures included), and each fact is extracted once however many
+rules use it. The engine never formats output; it returns a ``Result``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from driftguard.compare import compare_rows, compare_scalar, compare_set, error_finding
+from driftguard.config import Config, FactSpec, Rule
+from driftguard.model import (
+    Claim,
+    ClaimNotFound,
+    DriftguardError,
+    Fact,
+    Finding,
+    Location,
+    Status,
+)
+from driftguard.specs import TableClaim
+from driftguard.sources import load_reader, reader_name
+from driftguard.workspace import Workspace
+
+
+@dataclass(frozen=True)
+class RuleResult:
+    rule: Rule
+    status: Status
+    findings: tuple[Finding, ...]
+    facts: tuple[Fact, ...]
+    claim: Claim | None
+
+
+@dataclass(frozen=True)
+class Result:
+    config: Config
+    rules: tuple[RuleResult, ...]
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        return tuple(f for r in self.rules for f in r.findings)
+
+    @property
+    def ok(self) -> bool:
+        return all(r.status is Status.PASS for r in self.rules)
+
+    def count(self, status: Status) -> int:
+        return sum(1 for r in self.rules if r.status is status)
+
+    @property
+    def exit_code(self) -> int:
+        """0 clean, 1 drift found, 2 a rule could not be judged."""
+        if self.count(Status.ERROR):
+            return 2
+        return 1 if self.count(Status.FAIL) else 0
+
+
+class Engine:
+    """One run over one config: caches shared by every rule."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.workspace = Workspace(config.root, config.max_file_size)
+
+    def fact(self, spec: FactSpec) -> Fact:
+        """The fact ``spec`` names, extracted once per run; raises DriftguardError."""
+        return self.workspace.cached("fact", spec.name, lambda: self._extract(spec))
+
+    def _extract(self, spec: FactSpec) -> Fact:
+        module = reader_name(spec.file, spec.selector)
+        reader = load_reader(module)
+        tree = self.workspace.cached(
+            module, spec.file, lambda: reader.parse(spec.file, self.workspace.read_text(spec.file))
+        )
+        items = tuple(reader.extract(tree, spec.selector, spec.file))
+        first = items[0].location if items and items[0].location else Location(spec.file)
+        return Fact(name=spec.name, items=items, scalar=spec.scalar, location=first)
+
+    def claim(self, rule: Rule) -> Claim:
+        from driftguard.claims import read_claim
+        from driftguard.documents import parse_document
+
+        ws = self.workspace
+        doc = ws.cached("doc", rule.doc, lambda: parse_document(rule.doc, ws.read_text(rule.doc)))
+        return read_claim(doc, rule.claim)
+
+    def judge(self, rule: Rule) -> RuleResult:
+        facts: dict[str, Fact] = {}
+        problems: list[Finding] = []
+        for name in rule.facts:
+            try:
+                facts[name] = self.fact(self.config.facts[name])
+            except DriftguardError as exc:
+                problems.append(error_finding(rule, exc, fact=name))
+        claim: Claim | None = None
+        try:
+            claim = self.claim(rule)
+        except ClaimNotFound as exc:
+            problems.append(error_finding(rule, exc))
+        except DriftguardError as exc:
+            problems.append(error_finding(rule, exc))
+        findings = list(problems)
+        if claim is not None:
+            if isinstance(rule.claim, TableClaim) and rule.claim.rows:
+                findings += compare_rows(rule, facts, claim)
+            elif not problems:
+                if rule.scalar:
+                    findings += compare_scalar(rule, facts[rule.facts[0]], claim)
+                else:
+                    findings += compare_set(rule, list(facts.values()), claim)
+        return RuleResult(rule, _status(findings), tuple(findings), tuple(facts.values()), claim)
+
+    def run(self, rules: Iterable[Rule] | None = None) -> Result:
+        chosen = self.config.rules if rules is None else tuple(rules)
+        return Result(self.config, tuple(self.judge(rule) for rule in chosen))
+
+
+def _status(findings: list[Finding]) -> Status:
+    if any(f.is_error for f in findings):
+        return Status.ERROR
+    return Status.FAIL if findings else Status.PASS
+
+
+def rules_touching(config: Config, paths: Iterable[str]) -> tuple[Rule, ...]:
+    """The rules whose document or fact files are among ``paths`` (root-relative posix);
+    the config file itself selects every rule."""
+    wanted = set(paths)
+    if config.display_path in wanted:
+        return config.rules
+    out = []
+    for rule in config.rules:
+        files = {rule.doc, *(config.facts[name].file for name in rule.facts)}
+        if files & wanted:
+            out.append(rule)
+    return tuple(out)
+
+
+def run_config(config: Config, rules: Iterable[Rule] | None = None) -> Result:
+    return Engine(config).run(rules)

@@ -1,0 +1,69 @@
+"""Plain records shared by the machine formats: one dict per rule, finding and fact."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from driftguard import __version__
+from driftguard.engine import Result, RuleResult
+from driftguard.model import Fact, Status
+
+
+def summary(result: Result) -> dict[str, int]:
+    return {
+        "rules": len(result.rules),
+        "passed": result.count(Status.PASS),
+        "failed": result.count(Status.FAIL),
+        "errors": result.count(Status.ERROR),
+    }
+
+
+def rule_record(rr: RuleResult) -> dict[str, Any]:
+    return {
+        "id": rr.rule.id,
+        "status": rr.status.value,
+        "doc": rr.rule.doc,
+        "why": rr.rule.why or None,
+        "findings": [f.to_json() for f in rr.findings],
+    }
+
+
+def fact_record(fact: Fact) -> dict[str, Any]:
+    return {
+        "name": fact.name,
+        "scalar": fact.scalar,
+        "values": [
+            {
+                "value": item.value.canonical,
+                "text": item.value.text,
+                "kind": item.value.kind.value,
+                "source": item.location.to_json() if item.location else None,
+            }
+            for item in fact.items
+        ],
+    }
+
+
+def result_record(result: Result, with_facts: bool = False) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "ok": result.ok,
+        "version": __version__,
+        "summary": summary(result),
+        "rules": [rule_record(rr) for rr in result.rules],
+        "findings": [f.to_json() for f in result.findings],
+    }
+    if with_facts:
+        for record, rr in zip(out["rules"], result.rules):
+            record["facts"] = [fact_record(fact) for fact in rr.facts]
+    return out
+
+
+def summary_line(result: Result) -> str:
+    s = summary(result)
+    parts = [f"{s['passed']} passed"]
+    if s["failed"]:
+        parts.append(f"{s['failed']} failed")
+    if s["errors"]:
+        parts.append(f"{s['errors']} error{'s' if s['errors'] != 1 else ''}")
+    noun = "rule" if s["rules"] == 1 else "rules"
+    return f"driftguard: {s['rules']} {noun}: {', '.join(parts)}"

@@ -1,0 +1,451 @@
+"""The Python source reader, on libcst.
+
+``parse`` builds a ``PyTree``; ``extract`` reads one selector from it. Comments
+are never nodes in libcst, so commented-out code is never read. Positions come
+from one code generation pass per tree, cached on it (several times cheaper
+than libcst's ``PositionProvider``). Module constants are the assignments at
+the top level of the module; classes and functions are found at any depth.
+"""
+
+from __future__ import annotations
+
+import ast
+import bisect
+import re
+from itertools import accumulate
+from typing import Callable, Sequence
+
+import libcst as cst
+
+from driftguard.model import AmbiguousFact, FactNotFound, Item, Kind, Location, ParseError, PatternError, Value
+from driftguard.sources.python_eval import (
+    Binding,
+    EvalError,
+    Resolver,
+    block_statements,
+    class_bindings,
+    dotted_name,
+    fold,
+    last_name,
+)
+from driftguard.specs import Call, Constant, Constants, MapKeys, Pattern, Selector, StringMethod
+
+try:  # the hook libcst's own PositionProvider is built on
+    from libcst._nodes.internal import CodegenState as _CodegenState
+except ImportError:  # pragma: no cover - a libcst without it: the public metadata API
+    _CodegenState = None  # type: ignore[assignment,misc]
+
+
+def parse(path: str, text: str) -> PyTree:
+    """Parse ``text``; a syntax error raises ``ParseError`` at its line and column."""
+    try:
+        return PyTree(path, text, cst.parse_module(text))
+    except cst.ParserSyntaxError as exc:
+        line, column, reason = _syntax_error(text, exc)
+        raise ParseError(f"{path} is not valid Python: {reason}", Location(path, line, column)) from None
+    except (RecursionError, MemoryError):
+        raise ParseError(f"{path} is nested too deeply to parse", Location(path)) from None
+
+
+def _syntax_error(text: str, exc: cst.ParserSyntaxError) -> tuple[int, int, str]:
+    """CPython's position and wording where it rejects the text too (it points
+    at the culprit more often), else libcst's own."""
+    nul = text.find("\x00")
+    if nul >= 0:  # libcst's tokenizer places it at the start of the file
+        line = text.count("\n", 0, nul) + 1
+        return line, nul - (text.rfind("\n", 0, nul) + 1) + 1, "a NUL byte is not valid in Python source"
+    try:
+        ast.parse(text)
+    except SyntaxError as err:
+        if err.lineno:
+            return err.lineno, max(err.offset or 1, 1), err.msg
+    except (ValueError, RecursionError, MemoryError):
+        pass
+    return exc.raw_line, exc.raw_column + 1, exc.message
+
+
+class PyTree:
+    """A parsed module with its positions, definitions and scopes, each built
+    on first use and kept, so every selector on the file shares them."""
+
+    def __init__(self, path: str, text: str, module: cst.Module) -> None:
+        self.path, self.text, self.module = path, text, module
+        self.names = Resolver(module, self.classes, self.line)
+        self._defs: tuple[list[tuple[str, cst.ClassDef]], list[tuple[str, cst.FunctionDef]]] | None = None
+        self._marks: dict[int, int] | None = None
+
+    def location(self, node: cst.CSTNode) -> Location:
+        line, column = self.position(node)
+        return Location(self.path, line, column)
+
+    def line(self, node: cst.CSTNode) -> int:
+        return self.position(node)[0]
+
+    def position(self, node: cst.CSTNode) -> tuple[int, int]:
+        """1-based line and column where the node's code starts."""
+        offset = self.offset(node)
+        row = bisect.bisect_right(self._line_starts, offset) - 1
+        return row + 1, offset - self._line_starts[row] + 1
+
+    def offset(self, node: cst.CSTNode) -> int:
+        if self._marks is None:
+            self._index_positions()
+        return self._sums[self._marks[id(node)]]  # type: ignore[index]
+
+    def end_offset(self, node: cst.FunctionDef | cst.ClassDef) -> int:
+        self.offset(node)
+        return self._sums[self._ends[id(node)]]
+
+    def all_calls(self) -> list[cst.Call]:
+        """Every call in the module, in source order."""
+        self.offset(self.module)
+        return self._calls
+
+    def _index_positions(self) -> None:
+        if _CodegenState is None:  # pragma: no cover
+            return self._index_with_metadata()
+        state = _MarkingState(self.module.default_indent, self.module.default_newline)
+        self.module._codegen(state)
+        self._ends, self._calls = state.ends, state.calls
+        self._sums = list(accumulate(map(len, state.tokens), initial=0))
+        self._set_line_starts("".join(state.tokens))
+        self._marks = state.marks
+
+    def _index_with_metadata(self) -> None:
+        """The same indexes through libcst's public (slower) ``PositionProvider``."""
+        from libcst.metadata import MetadataWrapper, PositionProvider
+
+        ranges = MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(PositionProvider)
+        self._set_line_starts(self.text)
+        rows, count = self._line_starts, len(ranges)
+        self._sums = [rows[r.start.line - 1] + r.start.column for r in ranges.values()]
+        self._sums += [rows[r.end.line - 1] + r.end.column for r in ranges.values()]
+        self._ends = {id(node): i + count for i, node in enumerate(ranges)}
+        self._marks = {id(node): i for i, node in enumerate(ranges)}
+        calls = [node for node in ranges if isinstance(node, cst.Call)]
+        self._calls = sorted(calls, key=self.offset)
+
+    def _set_line_starts(self, code: str) -> None:
+        self._line_starts = [0] + [m.end() for m in re.finditer(r"\r\n?|\n", code)]
+
+    def classes(self, name: str) -> list[cst.ClassDef]:
+        """Classes named ``name``, or whose dotted path ends with it, at any depth."""
+        return [node for qualname, node in self._definitions()[0] if _names(qualname, name)]
+
+    def functions(self, name: str) -> list[cst.FunctionDef]:
+        return [node for qualname, node in self._definitions()[1] if _names(qualname, name)]
+
+    def _definitions(self) -> tuple[list[tuple[str, cst.ClassDef]], list[tuple[str, cst.FunctionDef]]]:
+        if self._defs is None:
+            self._defs = ([], [])
+            _collect_definitions(self.module.body, "", self._defs)
+        return self._defs
+
+
+class _MarkingState(_CodegenState or object):  # type: ignore[misc]
+    """Code generation that notes, per node, how many tokens precede it."""
+
+    __slots__ = ("marks", "ends", "calls")
+
+    def __init__(self, indent: str, newline: str) -> None:
+        super().__init__(default_indent=indent, default_newline=newline)
+        self.marks: dict[int, int] = {}
+        self.ends: dict[int, int] = {}
+        self.calls: list[cst.Call] = []
+
+    def before_codegen(self, node: cst.CSTNode) -> None:
+        self.marks[id(node)] = len(self.tokens)
+        if type(node) is cst.Call:
+            self.calls.append(node)
+
+    def after_codegen(self, node: cst.CSTNode) -> None:
+        if type(node) is cst.FunctionDef or type(node) is cst.ClassDef:
+            self.ends[id(node)] = len(self.tokens)
+
+
+def _names(qualname: str, name: str) -> bool:
+    return qualname == name or qualname.endswith("." + name)
+
+
+def _collect_definitions(statements: Sequence[cst.CSTNode], prefix: str, out: tuple[list, list]) -> None:
+    for statement in statements:
+        if isinstance(statement, (cst.ClassDef, cst.FunctionDef)):
+            qualname = prefix + statement.name.value
+            out[0 if isinstance(statement, cst.ClassDef) else 1].append((qualname, statement))
+            _collect_definitions(block_statements(statement.body), qualname + ".", out)
+        else:
+            for block in nested_blocks(statement):
+                _collect_definitions(block, prefix, out)
+
+
+def nested_blocks(node: cst.CSTNode) -> list[Sequence[cst.CSTNode]]:
+    """The statement lists inside a compound statement (if/for/while/with/try/match)."""
+    blocks: list[Sequence[cst.CSTNode]] = []
+    body = getattr(node, "body", None)
+    if isinstance(body, cst.BaseSuite):
+        blocks.append(block_statements(body))
+    parts = [getattr(node, "orelse", None), getattr(node, "finalbody", None)]
+    parts += [*getattr(node, "handlers", ()), *getattr(node, "cases", ())]
+    for part in parts:
+        if part is not None:
+            blocks.extend(nested_blocks(part))
+    return blocks
+
+
+# -- selectors ----------------------------------------------------------------
+
+
+def extract(tree: PyTree, selector: Selector, path: str) -> list[Item]:
+    """The items ``selector`` reads from ``tree``."""
+    if isinstance(selector, Pattern):
+        from driftguard.sources import text
+
+        return text.extract(text.parse(path, tree.text), selector, path)
+    handler = _HANDLERS.get(type(selector))
+    if handler is None:
+        raise FactNotFound(f"a {type(selector).__name__} selector cannot read Python", Location(path))
+    try:
+        return handler(tree, selector)
+    except RecursionError:  # libcst walks nodes recursively: code generation, positions
+        raise ParseError(f"{path} is nested too deeply to read", Location(path)) from None
+
+
+def _constants(tree: PyTree, sel: Constants) -> list[Item]:
+    pattern = _regex(sel.name, tree.path) if sel.name else None
+    if sel.type:
+        klass = _one_class(tree, sel.type)
+        found = [b for b in _members(klass) if pattern is None or pattern.search(b.name)]
+        what = f"class {sel.type} has no members" + (f" matching {sel.name!r}" if pattern else "")
+    else:
+        assert pattern is not None, "a constants selector names a type or a name pattern"
+        klass, what = None, f"no module-level assignment matches {sel.name!r}"
+        found = [b for b in tree.names.module_bindings if pattern.search(b.name)]
+    if not found:
+        raise FactNotFound(what, Location(tree.path))
+    if sel.values == "names":
+        return _unique([Item(Value.string(b.name), tree.location(b.target)) for b in found])
+    return _unique([_member_item(tree, b, klass) for b in found])
+
+
+def _member_item(tree: PyTree, binding: Binding, klass: cst.ClassDef | None) -> Item:
+    where = f"{binding.name} (line {tree.line(binding.target)})"
+    if isinstance(binding.value, cst.Call) and last_name(binding.value.func) == "auto":
+        raise FactNotFound(f"{where} is auto(): its value cannot be evaluated; use `values: names`",
+                           Location(tree.path))
+    return Item(_evaluate(tree, binding, klass, where), tree.location(binding.target))
+
+
+def _evaluate(tree: PyTree, binding: Binding, klass: cst.ClassDef | None, where: str) -> Value:
+    try:
+        if binding.value is None:
+            raise EvalError("it is not a plain assignment")
+        return tree.names.evaluate(binding.value, klass)
+    except EvalError as exc:
+        raise FactNotFound(f"{where} cannot be evaluated: {exc}", Location(tree.path)) from None
+
+
+_NOT_MEMBERS = {"property", "staticmethod", "classmethod", "nonmember"}
+
+
+def _members(klass: cst.ClassDef) -> list[Binding]:
+    """Enum members: plain assignments in the class body, without _sunder_ and
+    __dunder__ names, names listed in ``_ignore_`` and descriptors."""
+    found = class_bindings(klass)
+    ignored: set[str] = set()
+    for binding in found:
+        if binding.name == "_ignore_" and binding.value is not None:
+            text = cst.Module([]).code_for_node(binding.value)
+            ignored.update(re.findall(r"[A-Za-z_]\w*", text))
+    return [
+        b for b in found
+        if not (b.name.startswith("_") and b.name.endswith("_")) and b.name not in ignored
+        and not isinstance(b.value, cst.Lambda)
+        and not (isinstance(b.value, cst.Call) and last_name(b.value.func) in _NOT_MEMBERS)
+    ]
+
+
+def _constant(tree: PyTree, sel: Constant) -> list[Item]:
+    binding, klass = _one_binding(tree, sel.name)
+    where = f"{sel.name} (line {tree.line(binding.target)})"
+    return [Item(_evaluate(tree, binding, klass, where), tree.location(binding.target))]
+
+
+def _string_method(tree: PyTree, sel: StringMethod) -> list[Item]:
+    klass = _one_class(tree, sel.type)
+    methods = [s for s in block_statements(klass.body)
+               if isinstance(s, cst.FunctionDef) and s.name.value == "__str__"]
+    if not methods:
+        raise FactNotFound(f"class {sel.type} defines no __str__", Location(tree.path))
+    returned: list[cst.BaseExpression] = []
+    _returns(block_statements(methods[-1].body), returned)
+    items: list[Item] = []
+    for expr in returned:
+        attribute = dotted_name(expr)
+        if attribute in ("self.value", "self.name") and _is_enum(klass):
+            values = "names" if attribute == "self.name" else "values"
+            items += _constants(tree, Constants(type=sel.type, values=values))
+            continue
+        try:
+            value = tree.names.evaluate(expr, klass)
+        except EvalError:
+            continue  # f-strings, calls: not a fixed name
+        if value.kind is Kind.STRING:
+            items.append(Item(value, tree.location(expr)))
+    if not items:
+        raise FactNotFound(f"{sel.type}.__str__ returns no string literal", Location(tree.path))
+    return _unique(items)
+
+
+def _returns(statements: Sequence[cst.CSTNode], out: list[cst.BaseExpression]) -> None:
+    """Returned expressions, leaving out defaults: ``case _``, ``else`` and a
+    return that follows the branches in the same block."""
+    branched = False
+    for statement in statements:
+        if isinstance(statement, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+            out += [s.value for s in statement.body
+                    if isinstance(s, cst.Return) and s.value is not None and not branched]
+        elif isinstance(statement, cst.If):
+            branch: cst.CSTNode | None = statement
+            while isinstance(branch, cst.If):
+                _returns(block_statements(branch.body), out)
+                branch = branch.orelse
+            branched = True
+        elif isinstance(statement, cst.Match):
+            for case in statement.cases:
+                if case.guard is not None or not _irrefutable(case.pattern):
+                    _returns(block_statements(case.body), out)
+            branched = True
+        elif not isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+            for block in nested_blocks(statement):
+                _returns(block, out)
+
+
+def _irrefutable(pattern: cst.MatchPattern) -> bool:
+    if isinstance(pattern, cst.MatchOr):
+        return any(_irrefutable(p.pattern) for p in pattern.patterns)
+    return isinstance(pattern, cst.MatchAs) and (pattern.pattern is None or _irrefutable(pattern.pattern))
+
+
+def _is_enum(klass: cst.ClassDef) -> bool:
+    names = [last_name(arg.value) or "" for arg in klass.bases]
+    return any(n.endswith(("Enum", "Flag")) for n in names)
+
+
+def _map_keys(tree: PyTree, sel: MapKeys) -> list[Item]:
+    binding, _ = _one_binding(tree, sel.name)
+    items = _dict_keys(tree, binding, sel.name, (), sel.resolve)
+    if not items:
+        raise FactNotFound(f"{sel.name} is an empty dict", Location(tree.path))
+    return _unique(items)
+
+
+def _dict_keys(
+    tree: PyTree, binding: Binding, name: str, outer: tuple[str, ...], resolve: bool = False
+) -> list[Item]:
+    """The keys of the dict bound to ``name``; ``**OTHER`` entries add OTHER's keys."""
+    node, where = binding.value, f"{name} (line {tree.line(binding.target)})"
+    if isinstance(node, cst.Call) and len(node.args) == 1 and not node.args[0].keyword:
+        node = node.args[0].value  # MappingProxyType({...}), dict({...})
+    if not isinstance(node, cst.Dict):
+        raise FactNotFound(f"{where} is not a dict literal", Location(tree.path))
+    items: list[Item] = []
+    for element in node.elements:
+        if isinstance(element, cst.StarredDictElement):
+            inner = dotted_name(element.value)
+            if inner is None or inner in outer + (name,):
+                problem = "includes itself" if inner else "unpacks something that is not a name"
+                raise FactNotFound(f"{where} {problem}", Location(tree.path))
+            items += _dict_keys(tree, _one_binding(tree, inner)[0], inner, outer + (name,), resolve)
+        elif isinstance(element.key, (cst.Name, cst.Attribute)) and not resolve:
+            items.append(Item(Value.string(last_name(element.key) or ""), tree.location(element.key)))
+        else:
+            what = f"a key of {name} (line {tree.line(element.key)})"
+            value = _evaluate(tree, Binding(name, binding.target, element.key), None, what)
+            items.append(Item(value, tree.location(element.key)))
+    return items
+
+
+def _call(tree: PyTree, sel: Call) -> list[Item]:
+    tail = sel.function.rsplit(".", 1)[-1]
+    calls = [c for c in tree.all_calls() if last_name(c.func) == tail
+             and (tail == sel.function or fold(tree.module.code_for_node(c.func)) == sel.function)]
+    if sel.within:
+        scopes = tree.functions(sel.within) or tree.classes(sel.within)
+        if not scopes:
+            raise FactNotFound(f"no function, method or class {sel.within}", Location(tree.path))
+        spans = [(tree.offset(f.body), tree.end_offset(f)) for f in scopes]
+        calls = [c for c in calls if any(a <= tree.offset(c) < b for a, b in spans)]
+    calls = [c for c in calls if _arguments_match(tree, c, sel)]
+    where = f"call of {sel.function}" + (f" in {sel.within}" if sel.within else "")
+    if not calls:
+        raise FactNotFound(f"no {where} with an argument {sel.arg} matches", Location(tree.path))
+    if len(calls) > 1:
+        raise _ambiguous(tree, f"{len(calls)} calls match the {where}", calls)
+    node = _positional(calls[0])[sel.arg].value
+    what = f"argument {sel.arg} of the {where} (line {tree.line(node)})"
+    return [Item(_evaluate(tree, Binding(sel.function, node, node), None, what), tree.location(node))]
+
+
+def _positional(call: cst.Call) -> list[cst.Arg]:
+    return [a for a in call.args if a.keyword is None and not a.star]
+
+
+def _arguments_match(tree: PyTree, call: cst.Call, sel: Call) -> bool:
+    args = _positional(call)
+    if len(args) <= sel.arg:
+        return False
+    code = tree.module.code_for_node
+    return all(n < len(args) and fold(code(args[n].value)) == fold(text) for n, text in sel.where)
+
+
+# -- shared lookups -----------------------------------------------------------
+
+
+def _one_class(tree: PyTree, name: str) -> cst.ClassDef:
+    found = tree.classes(name)
+    if not found:
+        raise FactNotFound(f"no class {name}", Location(tree.path))
+    if len(found) > 1:
+        raise _ambiguous(tree, f"{len(found)} classes are named {name}", [c.name for c in found])
+    return found[0]
+
+
+def _one_binding(tree: PyTree, name: str) -> tuple[Binding, cst.ClassDef | None]:
+    """The single assignment to ``name`` (``Class.NAME`` for a class attribute)."""
+    owner, _, attribute = name.rpartition(".")
+    klass = _one_class(tree, owner) if owner else None
+    scope = tree.names.scope(klass)
+    found = scope.get(attribute, [])
+    if not found:
+        where = f"class {owner}" if owner else "the module's top level"
+        raise FactNotFound(f"no assignment to {attribute} at {where}", Location(tree.path))
+    if len(found) > 1:
+        raise _ambiguous(tree, f"{name} is assigned {len(found)} times", [b.target for b in found])
+    return found[0], klass
+
+
+def _ambiguous(tree: PyTree, what: str, nodes: Sequence[cst.CSTNode]) -> AmbiguousFact:
+    lines = ", ".join(str(tree.line(n)) for n in nodes)
+    return AmbiguousFact(f"{what} (lines {lines})", tree.location(nodes[0]))
+
+
+def _regex(pattern: str, path: str) -> re.Pattern[str]:
+    try:
+        return re.compile(pattern)
+    except re.error as exc:
+        raise PatternError(f"name pattern {pattern!r} does not compile: {exc}", Location(path)) from None
+
+
+def _unique(items: list[Item]) -> list[Item]:
+    """First item of each distinct value, in source order."""
+    seen: set[Value] = set()
+    return [i for i in items if not (i.value in seen or seen.add(i.value))]
+
+
+_HANDLERS: dict[type, Callable[[PyTree, object], list[Item]]] = {
+    Constants: _constants,
+    Constant: _constant,
+    StringMethod: _string_method,
+    MapKeys: _map_keys,
+    Call: _call,
+}

@@ -1,0 +1,315 @@
+"""Bindings and constant evaluation for the Python reader (libcst nodes).
+
+``Evaluator`` turns the expressions documentation makes claims about into
+typed values: numbers, strings, booleans, ``+ - * / // % **``, names of other
+constants and ``timedelta(...)``. Everything else raises ``EvalError`` with the
+reason, so a fact is never guessed. Only ``driftguard.sources.python`` imports
+this module (it imports libcst).
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from dataclasses import dataclass, replace
+from typing import Callable, Iterator, Sequence
+
+import libcst as cst
+
+from driftguard.model import Kind, Value
+
+
+class EvalError(Exception):
+    """An expression that is not a constant this reader can evaluate."""
+
+
+Lookup = Callable[[str], Value]
+"""Resolves a (possibly dotted) name to its value, or raises ``EvalError``."""
+
+_MICROSECONDS = {
+    "weeks": 604800e6,
+    "days": 86400e6,
+    "hours": 3600e6,
+    "minutes": 60e6,
+    "seconds": 1e6,
+    "milliseconds": 1e3,
+    "microseconds": 1.0,
+}
+_TIMEDELTA_ORDER = ("days", "seconds", "microseconds", "milliseconds", "minutes", "hours", "weeks")
+
+_OPERATORS: dict[type, tuple[str, Callable[[float, float], float]]] = {
+    cst.Add: ("+", operator.add),
+    cst.Subtract: ("-", operator.sub),
+    cst.Multiply: ("*", operator.mul),
+    cst.Divide: ("/", operator.truediv),
+    cst.FloorDivide: ("//", operator.floordiv),
+    cst.Modulo: ("%", operator.mod),
+    cst.Power: ("**", operator.pow),
+}
+
+N, D, S = Kind.NUMBER, Kind.DURATION, Kind.STRING
+_RESULT_KIND: dict[tuple[Kind, str, Kind], Kind] = {
+    **{(N, op, N): N for op in ("+", "-", "*", "/", "//", "%", "**")},
+    (S, "+", S): S,
+    (D, "+", D): D,
+    (D, "-", D): D,
+    (D, "%", D): D,
+    (D, "/", D): N,
+    (D, "//", D): N,
+    (N, "*", D): D,
+    (D, "*", N): D,
+    (D, "/", N): D,
+    (D, "//", N): D,
+}
+"""What an operator gives for each pair of operand kinds; absent pairs are refused."""
+
+
+def fold(text: str) -> str:
+    """Whitespace runs (line breaks included) folded to one space."""
+    return " ".join(text.split())
+
+
+def dotted_name(node: cst.BaseExpression) -> str | None:
+    """``a.b.c`` for a chain of plain names, else None."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        base = dotted_name(node.value)
+        return f"{base}.{node.attr.value}" if base else None
+    return None
+
+
+def last_name(node: cst.BaseExpression) -> str | None:
+    """The last part of a callee: ``Semaphore`` for ``asyncio.Semaphore``."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        return node.attr.value
+    return None
+
+
+class Evaluator:
+    """Evaluates expressions of one module; names go through ``lookup``."""
+
+    def __init__(self, module: cst.Module, lookup: Lookup) -> None:
+        self.module = module
+        self.lookup = lookup
+
+    def value(self, node: cst.BaseExpression) -> Value:
+        """The typed value; ``text`` is the folded source (a string keeps its
+        quotes), or for a bare name the named constant's own text."""
+        try:
+            result = self._eval(node)
+        except RecursionError:
+            raise EvalError("the expression is nested too deeply") from None
+        except (ArithmeticError, ValueError) as exc:
+            raise EvalError(f"`{self.source(node)}` cannot be computed: {exc}") from None
+        if result.kind in (N, D) and not math.isfinite(float(result.data)):
+            raise EvalError(f"`{self.source(node)}` is not a finite number")
+        if dotted_name(node) is not None:
+            return result  # a named constant keeps its own spelling
+        if isinstance(node, cst.SimpleString):
+            return replace(result, text=node.value)  # folding would change its spelling
+        return replace(result, text=self.source(node))
+
+    def source(self, node: cst.CSTNode) -> str:
+        return fold(self.module.code_for_node(node))
+
+    def _eval(self, node: cst.BaseExpression) -> Value:
+        if isinstance(node, cst.Integer):
+            return Value(N, float(int(node.value, 0)))
+        if isinstance(node, cst.Float):
+            return Value(N, float(node.value))
+        if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+            return self._string(node)
+        if isinstance(node, cst.Name) and node.value in ("True", "False"):
+            return Value(Kind.BOOL, node.value == "True", node.value)
+        name = dotted_name(node)
+        if name == "None":
+            raise EvalError("None is not a value")
+        if name is not None:
+            return self.lookup(name)
+        if isinstance(node, cst.UnaryOperation):
+            return self._unary(node)
+        if isinstance(node, cst.BinaryOperation):
+            return self._binary(node)
+        if isinstance(node, cst.Call) and last_name(node.func) == "timedelta":
+            return self._timedelta(node)
+        raise EvalError(f"`{self.source(node)}` is not a constant expression")
+
+    def _string(self, node: cst.SimpleString | cst.ConcatenatedString) -> Value:
+        data = node.evaluated_value
+        if not isinstance(data, str):
+            what = "an f-string" if data is None else "a bytes literal"
+            raise EvalError(f"`{self.source(node)}` is {what}")
+        return Value.string(data)
+
+    def _unary(self, node: cst.UnaryOperation) -> Value:
+        operand = self._eval(node.expression)
+        if operand.kind not in (N, D) or not isinstance(node.operator, (cst.Minus, cst.Plus)):
+            raise EvalError(f"`{self.source(node)}` is not a constant expression")
+        sign = -1.0 if isinstance(node.operator, cst.Minus) else 1.0
+        return Value(operand.kind, sign * float(operand.data))
+
+    def _binary(self, node: cst.BinaryOperation) -> Value:
+        symbol, apply = _OPERATORS.get(type(node.operator), ("", None))
+        if apply is None:
+            raise EvalError(f"`{self.source(node)}`: operator not supported")
+        left, right = self._eval(node.left), self._eval(node.right)
+        kind = _RESULT_KIND.get((left.kind, symbol, right.kind))
+        if kind is None:
+            raise EvalError(
+                f"`{self.source(node)}`: cannot apply {symbol} to a {left.kind.value} "
+                f"and a {right.kind.value}"
+            )
+        if kind is S:
+            return Value.string(str(left.data) + str(right.data))
+        if symbol == "**" and abs(float(right.data)) > 1024:
+            raise EvalError(f"`{self.source(node)}`: exponent too large")
+        result = apply(float(left.data), float(right.data))
+        if isinstance(result, complex):
+            raise EvalError(f"`{self.source(node)}` is not a real number")
+        if kind is D and symbol == "//" and right.kind is N:
+            result = math.floor(float(left.data) * 1e6 / float(right.data)) / 1e6
+        return Value(kind, float(result))
+
+    def _timedelta(self, node: cst.Call) -> Value:
+        total, seen = 0.0, set()
+        positional = iter(_TIMEDELTA_ORDER)
+        for arg in node.args:
+            unit = next(positional, None) if arg.keyword is None else arg.keyword.value
+            if arg.star or unit not in _MICROSECONDS or unit in seen:
+                raise EvalError(f"`{self.source(node)}`: unsupported timedelta argument")
+            seen.add(unit)
+            amount = self._eval(arg.value)
+            if amount.kind is not N:
+                raise EvalError(f"`{self.source(node)}`: timedelta takes numbers")
+            total += float(amount.data) * _MICROSECONDS[unit]
+        return Value(D, total / 1e6)
+
+
+# -- bindings ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Binding:
+    """A name assigned at the top of a block; ``value`` is None where the
+    assignment is not plain (augmented, or an unpacking without a matching tuple)."""
+
+    name: str
+    target: cst.Name
+    value: cst.BaseExpression | None
+
+
+def small_statements(statements: Sequence[cst.CSTNode]) -> Iterator[cst.BaseSmallStatement]:
+    """The simple statements directly in a block (compound statements skipped)."""
+    for statement in statements:
+        if isinstance(statement, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+            yield from statement.body
+
+
+def block_statements(suite: cst.BaseSuite) -> Sequence[cst.CSTNode]:
+    """The statements of an indented block, or the one-line suite itself."""
+    return suite.body if isinstance(suite, cst.IndentedBlock) else [suite]
+
+
+def bindings(statements: Sequence[cst.CSTNode]) -> list[Binding]:
+    """Every name bound by an assignment directly in ``statements``, in source
+    order; annotations without a value bind nothing."""
+    found: list[Binding] = []
+    for small in small_statements(statements):
+        if isinstance(small, cst.Assign):
+            for target in small.targets:
+                _bind(target.target, small.value, found)
+        elif isinstance(small, cst.AnnAssign) and small.value is not None:
+            _bind(small.target, small.value, found)
+        elif isinstance(small, cst.AugAssign):
+            _bind(small.target, None, found)
+    return found
+
+
+def _bind(target: cst.BaseExpression, value: cst.BaseExpression | None, out: list[Binding]) -> None:
+    if isinstance(target, cst.Name):
+        out.append(Binding(target.value, target, value))
+    elif isinstance(target, (cst.Tuple, cst.List)):
+        values: list[cst.BaseExpression | None] = [None] * len(target.elements)
+        if isinstance(value, (cst.Tuple, cst.List)) and len(value.elements) == len(values):
+            if not any(isinstance(e, cst.StarredElement) for e in value.elements):
+                values = [e.value for e in value.elements]
+        for element, element_value in zip(target.elements, values):
+            if not isinstance(element, cst.StarredElement):
+                _bind(element.value, element_value, out)
+
+
+# -- name resolution ----------------------------------------------------------
+
+
+class Resolver:
+    """Module and class scopes of one module, and memoised, cycle-safe lookups.
+
+    ``classes(name)`` finds class definitions by (dotted) name; ``line(node)``
+    gives a node's line for messages.
+    """
+
+    def __init__(
+        self,
+        module: cst.Module,
+        classes: Callable[[str], list[cst.ClassDef]],
+        line: Callable[[cst.CSTNode], int],
+    ) -> None:
+        self.module, self.classes, self.line = module, classes, line
+        self.module_bindings = bindings(module.body)
+        self._scopes: dict[int, dict[str, list[Binding]]] = {}
+        self._values: dict[int, Value] = {}
+        self._resolving: set[int] = set()
+
+    def scope(self, klass: cst.ClassDef | None) -> dict[str, list[Binding]]:
+        """Name -> bindings, of the module (``None``) or of a class body."""
+        key = id(klass)
+        if key not in self._scopes:
+            found = self.module_bindings if klass is None else class_bindings(klass)
+            table: dict[str, list[Binding]] = {}
+            for binding in found:
+                table.setdefault(binding.name, []).append(binding)
+            self._scopes[key] = table
+        return self._scopes[key]
+
+    def evaluate(self, node: cst.BaseExpression, klass: cst.ClassDef | None = None) -> Value:
+        """The value of ``node``; names resolve in ``klass``'s body, then the module."""
+        return Evaluator(self.module, lambda name: self.resolve(name, klass)).value(node)
+
+    def resolve(self, name: str, klass: cst.ClassDef | None = None) -> Value:
+        binding, owner = self._binding(name, klass)
+        key = id(binding.target)
+        if key in self._values:
+            return self._values[key]
+        if key in self._resolving:
+            raise EvalError(f"{name} is defined in terms of itself")
+        if binding.value is None:
+            raise EvalError(f"{name} (line {self.line(binding.target)}) is not a plain assignment")
+        self._resolving.add(key)
+        try:
+            value = self.evaluate(binding.value, owner)
+        finally:
+            self._resolving.discard(key)
+        self._values[key] = value
+        return value
+
+    def _binding(self, name: str, klass: cst.ClassDef | None) -> tuple[Binding, cst.ClassDef | None]:
+        if "." in name:
+            owner_name, name = name.rsplit(".", 1)
+            owners = self.classes(owner_name)
+            if len(owners) != 1:
+                raise EvalError(f"{owner_name} is not a single class of this file")
+            klass = owners[0]
+        elif klass is not None and name not in self.scope(klass):
+            klass = None
+        found = self.scope(klass).get(name, [])
+        if len(found) != 1:
+            where = "not a constant of this file" if not found else "assigned more than once"
+            raise EvalError(f"{name} is {where}")
+        return found[0], klass
+
+
+def class_bindings(klass: cst.ClassDef) -> list[Binding]:
+    return bindings(block_statements(klass.body))

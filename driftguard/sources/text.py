@@ -1,0 +1,97 @@
+"""The regex fallback reader, for files no parser reads.
+
+A ``pattern`` selector yields the first group of each match: a set (first
+occurrence of each value kept), or with ``scalar`` the single distinct match,
+read as a quantity where it is one. Patterns compile with ``re.MULTILINE`` so
+``^`` and ``$`` anchor at lines, as in grep.
+
+Note: nothing here bounds the time a pathological (catastrophically
+backtracking) pattern may take; bounding it is the hostile-input work of
+issue 5.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+from driftguard.model import (
+    AmbiguousFact,
+    ConfigError,
+    FactNotFound,
+    Item,
+    Location,
+    PatternError,
+    Value,
+)
+from driftguard.specs import Pattern, Selector
+
+
+class TextTree:
+    """A file's text; line starts are computed on first use."""
+
+    def __init__(self, path: str, text: str) -> None:
+        self.path = path
+        self.text = text
+        self._line_starts: list[int] | None = None
+
+    def location(self, offset: int) -> Location:
+        """The 1-based line and column of a character offset."""
+        if self._line_starts is None:
+            self._line_starts = [0] + [m.end() for m in re.finditer(r"\r\n?|\n", self.text)]
+        row = bisect.bisect_right(self._line_starts, offset) - 1
+        return Location(self.path, row + 1, offset - self._line_starts[row] + 1)
+
+
+def parse(path: str, text: str) -> TextTree:
+    return TextTree(path, text)
+
+
+def extract(tree: TextTree, selector: Selector, path: str) -> list[Item]:
+    """The first group of every match of ``selector.regex``."""
+    if not isinstance(selector, Pattern):
+        raise ConfigError(
+            f"{path}: no parser reads this kind of file, so only a `pattern` selector can "
+            f"(not {type(selector).__name__.lower()})",
+            Location(path),
+        )
+    regex = compile_pattern(selector.regex, path)
+    found: dict[str, int] = {}
+    for match in regex.finditer(tree.text):
+        if match.group(1) is not None and match.group(1) not in found:
+            found[match.group(1)] = match.start(1)
+    if not found:
+        raise FactNotFound(f"pattern {selector.regex!r} matches nothing", Location(path))
+    if not selector.scalar:
+        return [Item(Value.string(text), tree.location(start)) for text, start in found.items()]
+    if len(found) > 1:
+        lines = ", ".join(str(tree.location(start).line) for start in found.values())
+        raise AmbiguousFact(
+            f"pattern {selector.regex!r} matches {len(found)} different values (lines {lines})",
+            tree.location(next(iter(found.values()))),
+        )
+    text, start = next(iter(found.items()))
+    return [Item(scalar_value(text), tree.location(start))]
+
+
+def compile_pattern(pattern: str, path: str) -> re.Pattern[str]:
+    """The compiled pattern; ``PatternError`` when it does not compile or has no group."""
+    try:
+        regex = re.compile(pattern, re.MULTILINE)
+    except re.error as exc:
+        raise PatternError(f"pattern {pattern!r} does not compile: {exc}", Location(path)) from None
+    if regex.groups < 1:
+        raise PatternError(f"pattern {pattern!r} has no (group) to take the value from", Location(path))
+    return regex
+
+
+def scalar_value(text: str) -> Value:
+    """A quantity where the text reads as one ("10 minutes", "75%"), else a string."""
+    try:
+        from driftguard.quantities import QuantityError, parse_quantity
+    except ImportError:
+        return Value.string(text)
+    try:
+        return parse_quantity(text)
+    except QuantityError:
+        return Value.string(text)

@@ -1,0 +1,163 @@
+"""The two shipped configs: clean as shipped, and each injected drift fails naming the document and the value."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from driftguard.cli import main
+
+REPO = Path(__file__).resolve().parents[2]
+PULSE = REPO / "tests" / "fixtures" / "pulse"
+
+
+@pytest.fixture
+def own(tmp_path: Path) -> Path:
+    """A copy of this repository's guarded files."""
+    for name in ("docs", "reference_impl", "driftguard"):
+        shutil.copytree(REPO / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(REPO / "driftguard.yaml", tmp_path / "driftguard.yaml")
+    return tmp_path
+
+
+@pytest.fixture
+def pulse(tmp_path: Path) -> Path:
+    """A copy of the Pulse-shaped fixture tree laid out as upstream, the config in examples/pulse/."""
+    shutil.copytree(PULSE, tmp_path, dirs_exist_ok=True)
+    (tmp_path / "examples" / "pulse").mkdir(parents=True)
+    shutil.copy(REPO / "examples" / "pulse" / "driftguard.yaml", tmp_path / "examples" / "pulse" / "driftguard.yaml")
+    return tmp_path
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) >= 1, f"{old!r} not in {path}"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def check(root: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, config: str) -> tuple[int, str]:
+    monkeypatch.chdir(root)
+    code = main(["check", "--config", config])
+    out = capsys.readouterr()
+    return code, out.out + out.err
+
+
+OWN_DRIFTS = [
+    # (file, old, new, document named, value named)
+    ("reference_impl/fsm.py", '    VERIFYING = "VERIFYING"', '    DONE = "DONE"\n    VERIFYING = "VERIFYING"',
+     "docs/ASSISTANT_SAFETY.md", "DONE"),
+    ("reference_impl/signals.py", '    GUEST_UNREACHABLE = "guest_unreachable"\n',
+     '    GUEST_UNREACHABLE = "guest_unreachable"\n    ACTIVE_ALERT = "active_alert"\n',
+     "docs/PATROL_ARCHITECTURE.md", "active_alert"),
+    ("reference_impl/signals.py", "SIGNAL_STORAGE_WARNING_PERCENT = 75.0", "SIGNAL_STORAGE_WARNING_PERCENT = 80.0",
+     "docs/PATROL_ARCHITECTURE.md", "80"),
+    ("docs/PATROL_ARCHITECTURE.md", "| High CPU | 70% |", "| High CPU | 65% |", "docs/PATROL_ARCHITECTURE.md", "65%"),
+    ("reference_impl/signals.py", "timedelta(hours=48)", "timedelta(hours=72)", "docs/PATROL_ARCHITECTURE.md", "72"),
+    ("reference_impl/loop.py", "asyncio.Semaphore(MAX_PARALLEL_TOOLS)", "asyncio.Semaphore(6)",
+     "docs/ASSISTANT_ARCHITECTURE.md", "6"),
+    ("reference_impl/loop.py", "MAX_LOOK_GATE_BLOCKS = 2", "MAX_LOOK_GATE_BLOCKS = 3", "docs/ASSISTANT_ARCHITECTURE.md", "3"),
+    ("docs/ASSISTANT_ARCHITECTURE.md", "`resource_not_found`", "`resource_missing`",
+     "docs/ASSISTANT_ARCHITECTURE.md", "resource_missing"),
+    ("docs/ASSISTANT_SAFETY.md", "| `VERIFYING` |", "| `DONE` | Finished. |\n| `VERIFYING` |",
+     "docs/ASSISTANT_SAFETY.md", "DONE"),
+    ("reference_impl/findings.py", "MAX_INVESTIGATION_ATTEMPTS = 3", "MAX_INVESTIGATION_ATTEMPTS = 5",
+     "docs/PATROL_ARCHITECTURE.md", "5"),
+    ("reference_impl/findings.py", "timedelta(hours=1)", "timedelta(hours=2)", "docs/PATROL_ARCHITECTURE.md", "2h"),
+    ("reference_impl/fsm.py", "timedelta(minutes=10)", "timedelta(minutes=15)", "docs/ASSISTANT_SAFETY.md", "15"),
+    ("docs/ASSISTANT_SAFETY.md", "expire after ten minutes", "expire after five minutes",
+     "docs/ASSISTANT_SAFETY.md", "five minutes"),
+]
+
+
+def test_own_config_is_clean(own: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out = check(own, capsys, monkeypatch, "driftguard.yaml")
+    assert code == 0, out
+    assert re.fullmatch(r"driftguard: \d+ rules: \d+ passed\n", out)
+
+
+@pytest.mark.parametrize("file, old, new, doc, value", OWN_DRIFTS, ids=[d[4] + "@" + d[0] for d in OWN_DRIFTS])
+def test_own_config_catches_drift(
+    own: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    file: str, old: str, new: str, doc: str, value: str,
+) -> None:
+    edit(own / file, old, new)
+    code, out = check(own, capsys, monkeypatch, "driftguard.yaml")
+    assert code == 1, out
+    lines = [line for line in out.splitlines() if line.startswith(doc + ":")]
+    assert any(value in line for line in lines), out
+
+
+PULSE_DRIFTS = [
+    ("internal/ai/chat/fsm.go", '\tStateVerifying SessionState = "VERIFYING"\n',
+     '\tStateVerifying SessionState = "VERIFYING"\n\t// StateDone ends a session.\n\tStateDone SessionState = "DONE"\n',
+     "docs/ASSISTANT_SAFETY.md", "DONE"),
+    ("internal/ai/patrol_signals.go", '\tSignalGuestUnreachable SignalType = "guest_unreachable"\n',
+     '\tSignalGuestUnreachable SignalType = "guest_unreachable"\n\tSignalActiveAlert      SignalType = "active_alert"\n',
+     "docs/PATROL_ARCHITECTURE.md", "active_alert"),
+    ("internal/ai/patrol_signals.go", "signalStorageWarningPercent  = 75.0", "signalStorageWarningPercent  = 85.0",
+     "docs/PATROL_ARCHITECTURE.md", "85"),
+    ("docs/PATROL_ARCHITECTURE.md", "| Storage warning | 75% |", "| Storage warning | 70% |",
+     "docs/PATROL_ARCHITECTURE.md", "70%"),
+    ("internal/ai/chat/agentic.go", "sem := make(chan struct{}, 4)", "sem := make(chan struct{}, 8)",
+     "docs/ASSISTANT_ARCHITECTURE.md", "8"),
+    ("docs/ASSISTANT_ARCHITECTURE.md", "`resource_not_found`", "`resource_gone`",
+     "docs/ASSISTANT_ARCHITECTURE.md", "resource_gone"),
+    ("docs/PATROL_ARCHITECTURE.md", "| `smart_failure` |", "| `disk_melted` | A disk melted. |\n| `smart_failure` |",
+     "docs/PATROL_ARCHITECTURE.md", "disk_melted"),
+    ("internal/ai/chat/fsm.go", "const RecoveryTTL = 10 * time.Minute", "const RecoveryTTL = 20 * time.Minute",
+     "docs/ASSISTANT_SAFETY.md", "20"),
+]
+
+
+def test_pulse_config_is_clean_from_the_project_root(
+    pulse: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out = check(pulse, capsys, monkeypatch, "examples/pulse/driftguard.yaml")
+    assert code == 0, out
+
+
+def test_pulse_config_runs_with_root(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["check", "--config", str(REPO / "examples/pulse/driftguard.yaml"), "--root", str(PULSE)])
+    assert code == 0, capsys.readouterr()
+
+
+@pytest.mark.parametrize("file, old, new, doc, value", PULSE_DRIFTS, ids=[d[4] + "@" + d[0] for d in PULSE_DRIFTS])
+def test_pulse_config_catches_drift(
+    pulse: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    file: str, old: str, new: str, doc: str, value: str,
+) -> None:
+    edit(pulse / file, old, new)
+    code, out = check(pulse, capsys, monkeypatch, "examples/pulse/driftguard.yaml")
+    assert code == 1, out
+    assert any(line.startswith(doc + ":") and value in line for line in out.splitlines()), out
+
+
+def test_pulse_commented_out_constant_does_not_fail(
+    pulse: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    edit(pulse / "internal/ai/patrol_signals.go", '\tSignalGuestUnreachable SignalType = "guest_unreachable"\n',
+         '\tSignalGuestUnreachable SignalType = "guest_unreachable"\n\t// SignalActiveAlert SignalType = "active_alert"\n'
+         '\t/* SignalOther SignalType = "other" */\n')
+    edit(pulse / "internal/ai/findings.go", "\tmaxInvestigationAttempts", "\t// maxInvestigationAttempts = 9\n\tmaxInvestigationAttempts")
+    code, out = check(pulse, capsys, monkeypatch, "examples/pulse/driftguard.yaml")
+    assert code == 0, out
+
+
+def test_rewrapped_sentences_do_not_fail(
+    pulse: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    doc = pulse / "docs/ASSISTANT_ARCHITECTURE.md"
+    text = doc.read_text(encoding="utf-8")
+    start = text.index("## The look-before-asking gate")
+    end = text.index("\n## ", start + 1)
+    section = text[start:end]
+    heading, _, body = section.partition("\n")
+    rewrapped = "\n\n".join(" ".join(par.split()) for par in body.split("\n\n") if par.strip())
+    words = rewrapped.split(" ")
+    narrow = "\n".join(" ".join(words[i:i + 3]) for i in range(0, len(words), 3))
+    doc.write_text(text[:start] + heading + "\n\n" + narrow + "\n" + text[end:], encoding="utf-8")
+    code, out = check(pulse, capsys, monkeypatch, "examples/pulse/driftguard.yaml")
+    assert code == 0, out
