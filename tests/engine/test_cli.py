@@ -1,0 +1,212 @@
+"""The command line: exit codes, the text and JSON formats, facts, PATHS, --output."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from driftguard.cli import ExitCode, main
+
+Tree = Callable[[dict[str, str | bytes]], Path]
+
+SOURCE = '''
+package fsm
+
+type State string
+
+const (
+	StateIdle State = "IDLE"
+	StateBusy State = "BUSY"
+)
+
+const TTL = 10 * time.Minute
+'''
+
+DOC = '''
+# Machine
+
+| State | Meaning |
+|---|---|
+| `IDLE` | idle |
+| `BUSY` | busy |
+
+Entries expire after ten minutes.
+'''
+
+OTHER_DOC = '''
+# Other
+
+| State | Meaning |
+|---|---|
+| `IDLE` | idle |
+'''
+
+CONFIG = '''
+version: 1
+facts:
+  states: {file: fsm.go, constants: {type: State}}
+  ttl: {file: fsm.go, constant: TTL}
+rules:
+  - {id: states, fact: states, doc: m.md, table: State, why: all states}
+  - {id: ttl, fact: ttl, doc: m.md, phrase: 'expire after {value}'}
+  - {id: other, fact: states, doc: other.md, table: State, direction: doc-to-code}
+'''
+
+FINDING = re.compile(r"^(?P<doc>[\w./-]+):(?P<line>\d+): (?P<rule>[a-z0-9-]+): (?P<msg>.+?)( \(source: (?P<src>[\w./-]+:\d+)\))?$")
+
+
+@pytest.fixture
+def repo(tree: Tree, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = tree({"fsm.go": SOURCE, "m.md": DOC, "other.md": OTHER_DOC, "driftguard.yaml": CONFIG})
+    monkeypatch.chdir(root)
+    return root
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_clean_check_prints_one_summary_line(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "check")
+    assert (code, out, err) == (ExitCode.CLEAN, "driftguard: 3 rules: 3 passed\n", "")
+
+
+def test_drift_lines_follow_the_documented_format(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (repo / "fsm.go").write_text(SOURCE.replace('StateBusy State = "BUSY"', 'StateBusy State = "BUSY"\n\tStateDone State = "DONE"')
+                                 .replace("10 * time.Minute", "15 * time.Minute").lstrip("\n"))
+    code, out, _ = run(capsys, "check")
+    assert code == ExitCode.DRIFT
+    lines = out.splitlines()
+    assert lines[-1] == "driftguard: 3 rules: 1 passed, 2 failed"
+    parsed = [FINDING.match(line) for line in lines if not line.startswith(("  why", "driftguard:"))]
+    assert all(parsed), lines
+    assert [(m["doc"], m["line"], m["rule"], m["src"]) for m in parsed] == [
+        ("m.md", "3", "states", "fsm.go:8"),
+        ("m.md", "8", "ttl", "fsm.go:11"),
+    ]
+    assert "`DONE`" in parsed[0]["msg"] and "fifteen minutes" in parsed[1]["msg"]
+    assert "  why states: all states" in lines
+
+
+def test_json_format_shape(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (repo / "m.md").write_text(DOC.replace("| `BUSY` | busy |", "| `BUSY` | busy |\n| `GONE` | gone |").lstrip("\n"))
+    code, out, _ = run(capsys, "check", "--format", "json")
+    data = json.loads(out)
+    assert code == 1 and data["ok"] is False
+    assert data["summary"] == {"rules": 3, "passed": 2, "failed": 1, "errors": 0}
+    assert [r["id"] for r in data["rules"]] == ["states", "ttl", "other"]
+    assert [r["status"] for r in data["rules"]] == ["fail", "pass", "pass"]
+    (finding,) = data["findings"]
+    assert finding == {
+        "code": "DG102", "kind": "missing-in-code", "rule": "states",
+        "message": finding["message"], "value": "GONE",
+        "doc": {"path": "m.md", "line": 7}, "source": {"path": "fsm.go", "line": 6},
+    }
+    assert data["rules"][0]["findings"] == [finding]
+
+
+def test_json_null_where_a_side_has_no_location(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (repo / "fsm.go").write_text(SOURCE.replace("const TTL = 10 * time.Minute", ""))
+    code, out, _ = run(capsys, "check", "--format", "json")
+    (finding,) = json.loads(out)["findings"]
+    assert code == 1 and finding["kind"] == "fact-not-found"
+    assert finding["doc"] == {"path": "m.md", "line": None}
+
+
+def test_output_file(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "check", "--format", "json", "--output", "out.json")
+    assert code == 0 and out == ""
+    assert json.loads((repo / "out.json").read_text())["ok"] is True
+
+
+def test_paths_select_rules(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (repo / "m.md").write_text(DOC.replace("ten minutes", "five minutes"))
+    assert run(capsys, "check", "other.md")[:2] == (0, "driftguard: 1 rule: 1 passed\n")
+    code, out, _ = run(capsys, "check", "m.md")
+    assert code == 1 and out.endswith("driftguard: 2 rules: 1 passed, 1 failed\n")
+    assert run(capsys, "check", "unrelated.txt")[:2] == (0, "driftguard: 0 rules: 0 passed\n")
+
+
+def test_report_lists_rules_facts_and_mismatches(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (repo / "m.md").write_text(DOC.replace("ten minutes", "five minutes"))
+    code, out, _ = run(capsys, "report")
+    assert code == 1
+    assert "PASS  states  (m.md)" in out and "FAIL  ttl  (m.md)" in out
+    assert re.search(r"IDLE\s+fsm.go:6", out) and re.search(r"10m\s+fsm.go:10", out)
+    assert "Mismatches (1):" in out and "value-mismatch" in out
+    code, out, _ = run(capsys, "report", "--format", "markdown")
+    assert code == 1 and "| `ttl` | FAIL | m.md |" in out and "## Mismatches" in out
+    data = json.loads(run(capsys, "report", "--format", "json")[1])
+    assert data["rules"][0]["facts"][0]["values"][0] == {
+        "value": "IDLE", "text": '"IDLE"', "kind": "string", "source": {"path": "fsm.go", "line": 6},
+    }
+
+
+def test_facts_command(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "facts")
+    assert code == 0
+    assert out.splitlines() == [
+        "states (set of 2) from fsm.go:", '  fsm.go:6: IDLE  ["IDLE"]', '  fsm.go:7: BUSY  ["BUSY"]',
+        "ttl (scalar) from fsm.go:", "  fsm.go:10: 10m  [10 * time.Minute]",
+    ]
+    code, _, err = run(capsys, "facts", "nope")
+    assert code == 2 and "unknown fact(s): nope" in err
+
+
+@pytest.mark.parametrize(
+    "files, argv, words",
+    [
+        ({"driftguard.yaml": "version: 1\nrules: [\n"}, ["check"], ["driftguard.yaml:3", "not valid YAML"]),
+        ({"driftguard.yaml": CONFIG.replace("table: State, why", "tabel: State, why")}, ["check"], ["unknown key rules[0].tabel"]),
+        ({}, ["check"], ["no driftguard.yaml"]),
+        ({"driftguard.yaml": CONFIG}, ["check", "--config", "missing.yaml"], ["missing.yaml", "not found"]),
+        ({"driftguard.yaml": CONFIG}, ["check", "--root", "nowhere"], ["--root nowhere"]),
+    ],
+)
+def test_errors_exit_2_with_file_and_line(
+    tree: Tree, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    files: dict[str, str], argv: list[str], words: list[str],
+) -> None:
+    root = tree({".git/HEAD": "ref: main\n", **files})
+    monkeypatch.chdir(root)
+    code, out, err = run(capsys, *argv)
+    assert code == ExitCode.ERROR
+    assert "Traceback" not in out + err
+    for word in words:
+        assert word in err
+
+
+def test_missing_source_is_exit_2_not_a_pass(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (repo / "fsm.go").unlink()
+    code, out, _ = run(capsys, "check")
+    assert code == 2 and "m.md: states: fact 'states': file not found (source: fsm.go)" in out
+    assert out.endswith("driftguard: 3 rules: 0 passed, 3 errors\n")
+
+
+def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "--format", "yaml"]) == 2
+    assert main(["frobnicate"]) == 2
+    assert main(["--version"]) == 0
+    assert "driftguard 0.1.0" in capsys.readouterr().out
+
+
+def test_go_only_check_never_imports_libcst(repo: Path) -> None:
+    code = (
+        "import sys\nfrom driftguard.cli import main\n"
+        "rc = main(['check'])\nassert 'libcst' not in sys.modules, 'libcst imported'\nsys.exit(rc)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=repo, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr + done.stdout
+
+
+def test_module_entry_point(repo: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "driftguard", "check"], cwd=repo, capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout == "driftguard: 3 rules: 3 passed\n"
