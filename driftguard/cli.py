@@ -65,6 +65,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         return command(args)
     except DriftguardError as exc:
         print(f"{exc.location or 'driftguard'}: error: {exc.message}", file=sys.stderr)
+        fmt = getattr(args, "format", "text")
+        if fmt in ("github", "sarif"):  # machine formats still get a document that says why
+            from importlib import import_module
+
+            text = import_module(f"driftguard.reporters.{fmt}").render_error(exc)
+        elif fmt == "json":  # TODO: move to driftguard.reporters.json_format.render_error
+            import json
+
+            from driftguard.model import FINDING_KINDS
+
+            error = {"code": FINDING_KINDS[exc.kind].code, "kind": exc.kind, "message": exc.message,
+                     "location": exc.location.to_json() if exc.location else None}
+            summary = {"rules": 0, "passed": 0, "failed": 0, "errors": 1}
+            text = json.dumps({"ok": False, "version": __version__, "error": error, "summary": summary,
+                               "rules": [], "findings": []}, indent=2) + "\n"
+        else:
+            return ExitCode.ERROR
+        try:
+            _emit(args, text)
+        except OSError:
+            pass
         return ExitCode.ERROR
     except KeyboardInterrupt:
         return 130

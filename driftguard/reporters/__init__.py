@@ -17,6 +17,8 @@ Renderer = Callable[[Result], str]
 CHECK_FORMATS: dict[str, str] = {
     "text": "driftguard.reporters.text:render_check",
     "json": "driftguard.reporters.json_format:render",
+    "github": "driftguard.reporters.github:render",
+    "sarif": "driftguard.reporters.sarif:render",
 }
 REPORT_FORMATS: dict[str, str] = {
     "text": "driftguard.reporters.text:render_report",
