@@ -4,14 +4,16 @@ markdown-it-py gives block tokens with line ranges; ``parse_document`` walks
 them in one flat pass (no recursion, so nesting depth never matters) and
 records headings, sections, tables, code spans, prose sentences and list items
 (see ``driftguard.document_model``). Fenced and indented code is never read.
-Table cells are re-split from their source line the way markdown-it splits
-them, so each cell's span is exact.
+Table cells are re-split from their source line (``driftguard.table_rows``),
+so each cell's span is exact.
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from dataclasses import dataclass, field
+from typing import Callable
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -31,6 +33,7 @@ from driftguard.document_model import (
 )
 from driftguard.inline_text import OffsetMap, Run, fold, push_run, walk_inline
 from driftguard.model import Location, ParseError
+from driftguard.table_rows import TRIM, cell_runs
 
 __all__ = [
     "Cell", "CodeSpan", "Document", "Heading", "ListItem", "Prose", "Row", "Section",
@@ -39,7 +42,6 @@ __all__ = [
 
 _MD = MarkdownIt("commonmark").enable("table")
 _EOL = re.compile(r"\r\n|\r|\n")
-_TRIM = " \t\n\r\f\v"  # markdown-it's cell trimming set, close enough to CommonMark's
 _ABBREVIATIONS = {"e.g.", "i.e.", "cf.", "vs.", "viz.", "approx.", "resp.", "mr.", "mrs.", "ms.", "dr.", "fig."}
 _SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*(?= |$)")
 
@@ -52,6 +54,22 @@ def parse_document(path: str, text: str) -> Document:
     except Exception as exc:  # markdown-it on hostile input: report, never crash
         raise ParseError(f"the markdown could not be parsed: {exc}", Location(path)) from None
     return builder.build(tokens)
+
+
+@dataclass
+class _OpenItem:
+    token: Token
+    ordered: bool
+    first: Prose | None = None  # its first paragraph
+    codes: list[CodeSpan] = field(default_factory=list)
+
+
+@dataclass
+class _OpenTable:
+    token: Token
+    header: tuple[Cell, ...] = ()
+    rows: list[Row] = field(default_factory=list)
+    row: list[tuple[Token, bool]] = field(default_factory=list)  # (inline token, is a header cell)
 
 
 class _Builder:
@@ -88,46 +106,39 @@ class _Builder:
     # -- the pass -------------------------------------------------------------
 
     def build(self, tokens: list[Token]) -> Document:
-        lists: list[bool] = []
-        open_items: list[list] = []  # [token, ordered, first paragraph, codes] per open list item
-        containers: list[str] = []
-        row: list[tuple[Token, bool]] = []
-        table: list = []  # [open token, header cells, rows]
+        lists: list[bool] = []  # ordered? per open list
+        containers: list[_OpenItem | None] = []  # open list items; None for a blockquote
+        table: _OpenTable | None = None
         for i, tok in enumerate(tokens):
             kind = tok.type
             if kind in ("bullet_list_open", "ordered_list_open"):
                 lists.append(kind == "ordered_list_open")
-            elif kind in ("bullet_list_close", "ordered_list_close"):
-                lists and lists.pop()
-            elif kind == "list_item_open":
-                containers.append("item")
-                open_items.append([tok, bool(lists and lists[-1]), None, []])
-            elif kind == "list_item_close":
-                containers and containers.pop()
-                if open_items:
-                    self._close_item(*open_items.pop())
-            elif kind == "blockquote_open":
-                containers.append("quote")
-            elif kind == "blockquote_close":
-                containers and containers.pop()
+            elif kind in ("bullet_list_close", "ordered_list_close") and lists:
+                lists.pop()
+            elif kind in ("list_item_open", "blockquote_open"):
+                item = kind == "list_item_open"
+                containers.append(_OpenItem(tok, bool(lists and lists[-1])) if item else None)
+            elif kind in ("list_item_close", "blockquote_close") and containers:
+                closed = containers.pop()
+                if closed is not None:
+                    self._close_item(closed)
             elif kind == "table_open":
-                table = [tok, (), []]
-            elif kind == "tr_open":
-                row = []
+                table = _OpenTable(tok)
+            elif kind == "tr_open" and table:
+                table.row = []
             elif kind == "tr_close" and table:
-                self._close_row(table, row)
+                self._close_row(table)
             elif kind == "table_close" and table:
-                self._close_table(*table)
-                table = []
-            elif kind == "inline":
-                parent = tokens[i - 1].type if i else ""
-                if parent == "paragraph_open":
-                    item = open_items[-1] if open_items and containers and containers[-1] == "item" else None
-                    self._paragraph(tok, item)
-                elif parent == "heading_open":
-                    self._heading(tok, int(tokens[i - 1].tag[1:] or 1))
-                elif parent in ("th_open", "td_open"):
-                    row.append((tok, parent == "th_open"))
+                self._close_table(table)
+                table = None
+            elif kind == "inline" and i:
+                parent = tokens[i - 1]
+                if parent.type == "paragraph_open":
+                    self._paragraph(tok, containers[-1] if containers else None)
+                elif parent.type == "heading_open":
+                    self._heading(tok, int(parent.tag[1:] or 1))
+                elif parent.type in ("th_open", "td_open") and table:
+                    table.row.append((tok, parent.type == "th_open"))
         return self._document()
 
     def _document(self) -> Document:
@@ -167,43 +178,46 @@ class _Builder:
         self.headings.append(Heading(prose.text, line, prose.span, prose.map, level=level))
         self.heading_ends.append(tok.map[1] if tok.map else line)
 
-    def _paragraph(self, tok: Token, item: list | None) -> None:
+    def _paragraph(self, tok: Token, item: _OpenItem | None) -> None:
         prose, codes = self._prose(tok, self._line_runs(tok))
         self.codes.extend(codes)
         self.sentences.extend(_sentences(prose, self.line_of))
-        if item is not None:
-            if item[2] is None:
-                item[2] = prose
-            item[3].extend(codes)
+        if item is not None:  # a paragraph directly inside a list item
+            item.first = item.first or prose
+            item.codes.extend(codes)
 
-    def _close_item(self, tok: Token, ordered: bool, first: Prose | None, codes: list[CodeSpan]) -> None:
-        line = (tok.map[0] + 1) if tok.map else 1
+    def _close_item(self, item: _OpenItem) -> None:
+        line = (item.token.map[0] + 1) if item.token.map else 1
+        first = item.first
         if first is None:
             at = self.starts[self.line_index(line - 1)]
             first = Prose("", line, (at, at), OffsetMap([], at))
-        self.items.append(ListItem(first.text, line, first.span, first.map, codes=tuple(codes), ordered=ordered))
+        self.items.append(ListItem(first.text, line, first.span, first.map, codes=tuple(item.codes),
+                                   ordered=item.ordered))
 
-    def _close_row(self, table: list, row: list[tuple[Token, bool]]) -> None:
+    def _close_row(self, table: _OpenTable) -> None:
+        row = table.row
         if not row:
             return
         index = self.line_index(row[0][0].map[0] if row[0][0].map else 0)
         base = self.starts[index]
         cells = []
-        for (tok, _), runs in zip(row, _cell_runs(self.line_text(index), [t.content for t, _ in row])):
+        for (tok, _), runs in zip(row, cell_runs(self.line_text(index), [t.content for t, _ in row])):
             shifted = [(a, base + s, n) for a, s, n in runs]
             prose, codes = self._prose(tok, shifted, line=index + 1)
             self.codes.extend(codes)
             cells.append(Cell(prose.text, index + 1, prose.span, prose.map, codes=tuple(codes)))
         if row[0][1]:
-            table[1] = tuple(cells)
+            table.header = tuple(cells)
         else:
-            table[2].append(Row(tuple(cells), index + 1, (base, self.ends[index])))
+            table.rows.append(Row(tuple(cells), index + 1, (base, self.ends[index])))
 
-    def _close_table(self, tok: Token, header: tuple[Cell, ...], rows: list[Row]) -> None:
+    def _close_table(self, table: _OpenTable) -> None:
+        tok = table.token
         first, last = (tok.map[0], tok.map[1] - 1) if tok.map else (0, 0)
         first, last = self.line_index(first), self.line_index(max(last, first))
         span = (self.starts[first], self.ends[last])
-        self.tables.append(Table(header, tuple(rows), first + 1, last + 1, span))
+        self.tables.append(Table(table.header, tuple(table.rows), first + 1, last + 1, span))
 
     # -- inline text ----------------------------------------------------------
 
@@ -244,87 +258,20 @@ def _locate(line: str, piece: str) -> tuple[int, int]:
     """Where ``piece`` (a line of block content) sits in its source line: ``piece[lead:]`` starts at col."""
     if line.endswith(piece):
         return 0, len(line) - len(piece)
-    stripped = line.rstrip(_TRIM)
+    stripped = line.rstrip(TRIM)
     if stripped.endswith(piece):
         return 0, len(stripped) - len(piece)
     col = line.find(piece)
     if col >= 0:
         return 0, col
-    core = piece.lstrip(_TRIM)  # a tab that markdown-it expanded to spaces
+    core = piece.lstrip(TRIM)  # a tab that markdown-it expanded to spaces
     col = line.find(core) if core else -1
     if col >= 0:
         return len(piece) - len(core), col
     return 0, max(len(line) - len(piece), 0)
 
 
-def _cell_runs(line: str, contents: list[str]) -> list[list[Run]]:
-    """Runs from each cell's content to offsets in ``line``, split the way markdown-it splits rows."""
-    segments = _split_row(line.rstrip(_TRIM), len(contents) + 1)
-    for skip in (0, 1):
-        picked = segments[skip:skip + len(contents)]
-        if all(_fits(seg, want, j == 0 and skip == 0) for j, (seg, want) in enumerate(zip(picked, contents))):
-            return [_cut(seg, want) if j < len(picked) else [] for j, (seg, want)
-                    in enumerate(zip(picked + [("", [])] * len(contents), contents))]
-    out, cursor = [], 0  # the split did not agree with markdown-it: find each cell in order
-    for want in contents:
-        col = line.find(want, cursor) if want else -1
-        out.append([(0, col, len(want))] if col >= 0 else [])
-        cursor = col + len(want) if col >= 0 else cursor
-    return out
-
-
-def _split_row(line: str, limit: int) -> list[tuple[str, list[Run]]]:
-    """The first ``limit`` segments between unescaped pipes, each trimmed, with runs into ``line``
-    (a trailing empty one dropped)."""
-    segments, text, runs, last = [], [], [], 0
-
-    def piece(end: int) -> None:
-        push_run(runs, sum(map(len, text)), last, end - last)
-        text.append(line[last:end])
-
-    for m in re.finditer(r"\|", line):
-        if m.start() and line[m.start() - 1] == "\\":
-            piece(m.start() - 1)  # an escaped pipe: drop the backslash, keep the pipe
-            last = m.start()
-            continue
-        piece(m.start())
-        segments.append(("".join(text), runs))
-        text, runs, last = [], [], m.end()
-        if len(segments) > limit:
-            break
-    piece(len(line))
-    segments.append(("".join(text), runs))
-    if len(segments) > 1 and segments[-1][0] == "":
-        segments.pop()
-    return [(s.strip(_TRIM), _trim_runs(r, len(s) - len(s.lstrip(_TRIM)))) for s, r in segments]
-
-
-def _trim_runs(runs: list[Run], lead: int) -> list[Run]:
-    return [(a - lead, s, n) for a, s, n in _drop(runs, lead)]
-
-
-def _drop(runs: list[Run], count: int) -> list[Run]:
-    """``runs`` without their first ``count`` derived characters."""
-    out = []
-    for a, s, n in runs:
-        if a + n <= count:
-            continue
-        cut = max(count - a, 0)
-        out.append((a + cut, s + cut, n - cut))
-    return out
-
-
-def _fits(segment: tuple[str, list[Run]], want: str, may_have_prefix: bool) -> bool:
-    return segment[0].endswith(want) if may_have_prefix else segment[0] == want
-
-
-def _cut(segment: tuple[str, list[Run]], want: str) -> list[Run]:
-    """The runs of the cell content ``want`` at the end of ``segment`` (after a container prefix)."""
-    shift, size = len(segment[0]) - len(want), len(want)
-    return [(a - shift, s, min(n, size - a + shift)) for a, s, n in _drop(segment[1], shift) if a - shift < size]
-
-
-def _sentences(prose: Prose, line_of) -> list[Sentence]:
+def _sentences(prose: Prose, line_of: Callable[[int], int]) -> list[Sentence]:
     """Split folded prose on . ! ? followed by a space and a capital, or by the end."""
     text, out, start = prose.text, [], 0
     for m in _SENTENCE_END.finditer(text):
@@ -342,6 +289,6 @@ def _sentences(prose: Prose, line_of) -> list[Sentence]:
     return out
 
 
-def _sentence(prose: Prose, start: int, end: int, line_of) -> Sentence:
+def _sentence(prose: Prose, start: int, end: int, line_of: Callable[[int], int]) -> Sentence:
     span = prose.map.span(start, end)
     return Sentence(prose.text[start:end], line_of(span[0]), span, prose.map, start)

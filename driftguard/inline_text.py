@@ -180,10 +180,6 @@ class _Walker:
 
     def text(self, text: str) -> None:
         src = self.src
-        if not src.startswith(text, self.cursor):
-            at = src.find(text, self.cursor, self.cursor + len(text) + 2 * _WINDOW)
-            if at >= 0:
-                self.cursor = at
         k = 0
         while k < len(text):
             c = self.cursor

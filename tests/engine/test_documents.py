@@ -294,7 +294,7 @@ _PIECES = st.sampled_from([
 ])
 
 
-@settings(deadline=None, max_examples=300)
+@settings(deadline=None, max_examples=500)
 @given(st.lists(_PIECES, max_size=40).map("".join))
 def test_generated_markdown_never_crashes_and_spans_stay_in_bounds(text):
     d = parse_document("g.md", text)
@@ -307,3 +307,38 @@ def test_generated_markdown_never_crashes_and_spans_stay_in_bounds(text):
     for s in d.sentences:
         assert s.text == " ".join(s.text.split())
         assert 0 <= s.doc_span(0, len(s.text))[0] <= size
+    for code in d.code_spans:
+        source = text[code.span[0]:code.span[1]]
+        if "\n" not in source and "\r" not in source and "\x00" not in source:
+            assert source == code.text  # a one-line code span's span is exactly its text
+
+
+def test_empty_cells_are_anchored_in_their_row():
+    d = doc("""
+        | a | b | c |
+        |---|---|---|
+        | 1 |   | 3 |
+        | only |
+    """)
+    full, short = d.tables[0].rows
+    empty = full.cells[1]
+    assert empty.text == "" and empty.span[0] == empty.span[1]
+    assert d.text.index("| 1 |") < empty.span[0] < d.text.index("| 3 |") + 1
+    assert [c.text for c in short.cells] == ["only", "", ""]
+    line_end = d.text.index("| only |") + len("| only |")
+    assert short.cells[2].span == (line_end, line_end)
+
+
+@pytest.mark.parametrize("text, word, first", [
+    ("\\*\\**em* end", "em", 1),  # escapes before emphasis: the first '*' is the escaped one
+    ("word\\*\r\nword*em*", "wordem", 0),  # the escaped text also appears verbatim later on
+    ("75%_u_ x", "u", 0),
+])
+def test_escaped_text_maps_to_its_own_place(text, word, first):
+    d = parse_document("r.md", text)
+    (s,) = d.sentences
+    assert s.doc_span(0, 1) == (first, first + 1)
+    i = s.text.index(word)
+    start, end = s.doc_span(i, i + len(word))
+    assert text[start] == word[0] and text[end - 1] == word[-1]
+    assert text[start:end].replace("*", "").replace("_", "") == word
