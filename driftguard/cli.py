@@ -48,6 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
     facts = subs.add_parser("facts", help="what each fact extracts, with file:line per value")
     facts.add_argument("names", nargs="*", metavar="NAME")
     _common(facts)
+
+    selftest = subs.add_parser("selftest", help="prove each rule can fail: mutate a copy of its files and re-judge")
+    _common(selftest)
     return parser
 
 
@@ -110,6 +113,8 @@ def _load(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 
 def _emit(args: argparse.Namespace, text: str) -> None:
+    if text and not text.endswith("\n"):
+        text += "\n"
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")
     else:
@@ -166,6 +171,14 @@ def cmd_facts(args: argparse.Namespace) -> int:
     return code
 
 
+def cmd_selftest(args: argparse.Namespace) -> int:
+    from driftguard.selftest import render_selftest, run_selftest
+
+    result = run_selftest(_load(args))
+    _emit(args, render_selftest(result))
+    return result.exit_code
+
+
 def _relative(path: str, root: Path) -> str:
     full = Path(path).resolve()
     try:
@@ -178,4 +191,5 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "check": cmd_check,
     "report": cmd_report,
     "facts": cmd_facts,
+    "selftest": cmd_selftest,
 }

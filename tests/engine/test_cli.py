@@ -210,3 +210,11 @@ def test_go_only_check_never_imports_libcst(repo: Path) -> None:
 def test_module_entry_point(repo: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "driftguard", "check"], cwd=repo, capture_output=True, text=True)
     assert done.returncode == 0 and done.stdout == "driftguard: 3 rules: 3 passed\n"
+
+
+def test_selftest_command(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before = {p: p.read_bytes() for p in repo.rglob("*") if p.is_file()}
+    code, out, _ = run(capsys, "selftest")
+    assert code == 0, out
+    assert re.search(r"^states\s+code: new member", out, re.M) and "caught" in out and "MISSED" not in out
+    assert before == {p: p.read_bytes() for p in repo.rglob("*") if p.is_file()}

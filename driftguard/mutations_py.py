@@ -1,0 +1,281 @@
+"""Selftest mutations of Python source.
+
+New members are written with libcst, so the file stays valid: an Enum member
+or a module constant is a copy of the last member's statement with a new name
+and value, inserted after it; a dict gains an entry after its last one (and,
+for a name key, the constant it names). Scalars change the first number
+literal of their expression, located with ``ast`` (``timedelta(minutes=10)``
+-> ``timedelta(minutes=11)``), following a named constant to its definition.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Sequence
+
+import libcst as cst
+
+from driftguard.config import FactSpec
+from driftguard.model import Fact, Kind, Location, Value
+from driftguard.mutations import SELFTEST, CannotApply, Edit, NotApplicable, last_item, line_starts, new_name
+from driftguard.specs import Constants, MapKeys, StringMethod
+
+
+class _Module:
+    """A module parsed once, with the Python reader's positions, for finding the
+    statement at a line."""
+
+    def __init__(self, text: str) -> None:
+        from driftguard.sources.python import PyTree
+
+        try:
+            self.module = cst.parse_module(text)
+        except cst.ParserSyntaxError as exc:
+            raise CannotApply(f"the file is not valid Python: {exc.message}") from None
+        self.tree = PyTree("", text, self.module)
+        self.text = text
+
+    def line(self, node: cst.CSTNode) -> int:
+        return self.tree.line(node)
+
+    def holds(self, klass: cst.ClassDef, line: int) -> bool:
+        end = self.tree.end_offset(klass)
+        return self.line(klass) <= line <= self.text.count("\n", 0, end) + 1
+
+    def statement_at(self, body: Sequence[cst.BaseStatement], line: int) -> int | None:
+        """The index of the statement of ``body`` that ``line`` falls in (from its first
+        line, comments included, to the next statement)."""
+        found = None
+        for i, statement in enumerate(body):
+            if self.line(statement) > line:
+                break
+            found = i
+        return found
+
+    def classes(self, name: str) -> list[cst.ClassDef]:
+        return self.tree.classes(name)
+
+    def edit(self, old: cst.CSTNode, new: cst.CSTNode, what: str, line: int | None, expect: str | None) -> Edit:
+        code = self.module.deep_replace(old, new).code  # type: ignore[union-attr]
+        return Edit(code, what, line, (expect,) if expect is not None else ())
+
+
+def _small(statement: cst.CSTNode) -> cst.Assign | cst.AnnAssign | None:
+    if isinstance(statement, cst.SimpleStatementLine) and statement.body:
+        first = statement.body[0]
+        if isinstance(first, (cst.Assign, cst.AnnAssign)):
+            return first
+    return None
+
+
+def _target(small: cst.Assign | cst.AnnAssign) -> str | None:
+    target = small.targets[0].target if isinstance(small, cst.Assign) else small.target
+    return target.value if isinstance(target, cst.Name) else None
+
+
+def _renamed(statement: cst.SimpleStatementLine, name: str, value: cst.BaseExpression) -> cst.SimpleStatementLine:
+    """A copy of ``NAME = ...`` as ``name = value``, without its comments."""
+    small = _small(statement)
+    assert small is not None
+    if isinstance(small, cst.Assign):
+        changed: cst.BaseSmallStatement = small.with_changes(targets=[cst.AssignTarget(cst.Name(name))], value=value)
+    else:
+        changed = small.with_changes(target=cst.Name(name), value=value)
+    return statement.with_changes(body=[changed], leading_lines=[], trailing_whitespace=cst.TrailingWhitespace())
+
+
+def _string(like: cst.SimpleString, value: str) -> cst.SimpleString:
+    m = re.match(r"([A-Za-z]*)('''|\"\"\"|'|\")", like.value)
+    prefix, quote = (m.group(1), m.group(2)) if m else ("", '"')
+    return cst.SimpleString(f"{prefix}{quote}{value}{quote}")
+
+
+def _new_value(old: cst.BaseExpression | None, fact: Fact, name: str, old_name: str, names: bool,
+               siblings: Sequence[cst.BaseStatement]) -> tuple[cst.BaseExpression, str | None]:
+    """The new member's value, like its neighbour's and distinct from its siblings' (an
+    Enum member with a repeated value would be an alias), and the value the reader reads."""
+    if isinstance(old, cst.SimpleString):
+        same = old.evaluated_value == old_name  # values equal to names stay so
+        value = name if same else SELFTEST
+        return _string(old, value), (name if names else value)
+    numbers = [float(i.value.data) for i in fact.items if i.value.kind is Kind.NUMBER]
+    for statement in siblings:
+        small = _small(statement)
+        if small is not None and isinstance(small.value, (cst.Integer, cst.Float)):
+            numbers.append(float(small.value.evaluated_value))
+    if isinstance(old, (cst.Integer, cst.Float)) and numbers:
+        amount = int(max(numbers)) + 1
+        node = cst.Integer(str(amount)) if isinstance(old, cst.Integer) else cst.Float(f"{amount}.0")
+        return node, (name if names else Value(Kind.NUMBER, float(amount)).canonical)
+    if names and old is not None:
+        return old.deep_clone(), name
+    raise NotApplicable("the members' values are neither string nor number literals; "
+                        "the selftest cannot write a new distinct one")
+
+
+# -- sets -----------------------------------------------------------------------
+
+
+def add_member(text: str, spec: FactSpec, fact: Fact) -> Edit:
+    sel = spec.selector
+    if isinstance(sel, Constants):
+        return _add_assignment(_Module(text), sel.type, sel.name, sel.values == "names", fact)
+    if isinstance(sel, StringMethod):
+        if not re.search(r"return\s+self\.(value|name)\b", text):
+            raise NotApplicable(f"{sel.type}.__str__ does not return self.value or self.name; "
+                                "the selftest adds members only to Enum classes")
+        names = bool(re.search(r"return\s+self\.name\b", text))
+        return _add_assignment(_Module(text), sel.type, None, names, fact)
+    if isinstance(sel, MapKeys):
+        return _add_key(_Module(text), sel, fact)
+    raise NotApplicable(f"a {type(sel).__name__} selector is not a set")
+
+
+def _add_assignment(mod: _Module, klass_name: str | None, regex: str | None, names: bool, fact: Fact) -> Edit:
+    """A new Enum member of ``klass_name`` (or module constant) after the last one."""
+    line = last_item(fact).location.line  # type: ignore[union-attr]
+    owner: cst.CSTNode = mod.module
+    body: Sequence[cst.BaseStatement] = mod.module.body
+    if klass_name:
+        classes = [c for c in mod.classes(klass_name) if mod.holds(c, line)]  # type: ignore[arg-type]
+        if not classes or not isinstance(classes[-1].body, cst.IndentedBlock):
+            raise CannotApply(f"no class {klass_name} around line {line}")
+        owner = classes[-1].body
+        body = classes[-1].body.body
+    index = mod.statement_at(body, line)  # type: ignore[arg-type]
+    small = _small(body[index]) if index is not None else None
+    old_name = _target(small) if small is not None else None
+    if index is None or small is None or old_name is None:
+        raise CannotApply(f"no plain assignment at line {line}")
+    name = new_name(old_name, mod.text, regex)
+    value, expect = _new_value(small.value, fact, name, old_name, names, body)
+    statement = _renamed(body[index], name, value)  # type: ignore[arg-type]
+    new_body = [*body[:index + 1], statement, *body[index + 1:]]
+    new_owner = owner.with_changes(body=new_body)
+    shown = cst.Module([]).code_for_node(statement).strip()
+    where = f"class {klass_name}" if klass_name else "the module"
+    return mod.edit(owner, new_owner, f"added `{shown}` to {where}", line + 1, expect)
+
+
+def _add_key(mod: _Module, sel: MapKeys, fact: Fact) -> Edit:
+    line = last_item(fact).location.line  # type: ignore[union-attr]
+    index = mod.statement_at(mod.module.body, line)  # type: ignore[arg-type]
+    owner: cst.CSTNode = mod.module
+    body: Sequence[cst.BaseStatement] = mod.module.body
+    if index is not None and isinstance(body[index], cst.ClassDef):  # ``Class.NAME``
+        owner = body[index].body  # type: ignore[union-attr]
+        body = owner.body  # type: ignore[attr-defined]
+        index = mod.statement_at(body, line)  # type: ignore[arg-type]
+    small = _small(body[index]) if index is not None else None
+    node = small.value if small is not None else None
+    if isinstance(node, cst.Call) and len(node.args) == 1:
+        node = node.args[0].value
+    if index is None or not isinstance(node, cst.Dict):
+        raise CannotApply(f"no dict literal assigned at line {line}")
+    entries = [e for e in node.elements if isinstance(e, cst.DictElement)]
+    if not entries or not isinstance(node.elements[-1], cst.DictElement):
+        raise CannotApply(f"the dict at line {line} does not end with a plain entry")
+    last = node.elements[-1]
+    key, expect, constant = _new_key(mod, last.key, sel.resolve)
+    elements = list(node.elements)
+    sep = elements[-2].comma if len(elements) > 1 else cst.MaybeSentinel.DEFAULT
+    if not isinstance(sep, cst.Comma):
+        sep = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+    added = last.with_changes(key=key, value=last.value.deep_clone(), comma=last.comma)
+    elements[-1:] = [last.with_changes(comma=sep), added]
+    new_statement = body[index].deep_replace(node, node.with_changes(elements=elements))  # type: ignore[union-attr]
+    statements = [*body[:index], new_statement, *body[index + 1:]]
+    what = f"added the entry `{cst.Module([]).code_for_node(key)}: ...`"
+    if constant is not None:  # the constant a name key refers to, just before the dict
+        statements.insert(index, cst.parse_statement(f"{constant} = \"{SELFTEST}\"\n"))
+        what += f" and `{constant} = \"{SELFTEST}\"`"
+    return mod.edit(owner, owner.with_changes(body=statements), what, line + 1, expect)
+
+
+def _new_key(mod: _Module, like: cst.BaseExpression, resolve: bool) -> tuple[cst.BaseExpression, str, str | None]:
+    """(key, value the reader reads from it, constant to define for it)."""
+    if isinstance(like, cst.SimpleString):
+        return _string(like, SELFTEST), SELFTEST, None
+    if isinstance(like, cst.Name):
+        name = new_name(like.value, mod.text)
+        return cst.Name(name), (SELFTEST if resolve else name), name
+    if isinstance(like, cst.Attribute) and not resolve:
+        name = new_name(like.attr.value, mod.text)
+        return like.with_changes(attr=cst.Name(name)), name, None
+    if isinstance(like, cst.Integer):
+        return cst.Integer("987654321"), "987654321", None
+    raise CannotApply(f"cannot write a new key like `{cst.Module([]).code_for_node(like)}`")
+
+
+# -- scalars --------------------------------------------------------------------
+
+
+def change_scalar(text: str, spec: FactSpec, fact: Fact) -> Edit:
+    try:
+        tree = ast.parse(text)
+    except SyntaxError as exc:
+        raise CannotApply(f"the file is not valid Python: {exc.msg}") from None
+    starts = line_starts(text)
+    expr, owner = _expression_at(tree, text, starts, fact.items[0].location)
+    return _bump(tree, text, starts, expr, {owner} if owner else set(), owner)
+
+
+def _char_col(text: str, starts: list[int], line: int, byte_col: int) -> int:
+    row = text[starts[line - 1]:starts[line] if line < len(starts) else len(text)]
+    return len(row.encode("utf-8")[:byte_col].decode("utf-8", errors="replace"))
+
+
+def _expression_at(tree: ast.Module, text: str, starts: list[int], loc: Location | None) -> tuple[ast.expr, str]:
+    """The value of the assignment whose target is at ``loc`` (and the name it defines),
+    or the outermost expression there."""
+    if loc is None or loc.line is None:
+        raise CannotApply("the fact's value has no location")
+    column = (loc.column or 1) - 1
+    here = [n for n in ast.walk(tree) if isinstance(n, ast.expr) and n.lineno == loc.line
+            and _char_col(text, starts, n.lineno, n.col_offset) == column]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and node.targets and node.targets[0] in here:
+            return node.value, ast.unparse(node.targets[0])
+        if isinstance(node, ast.AnnAssign) and node.target in here and node.value is not None:
+            return node.value, ast.unparse(node.target)
+    if not here:
+        raise CannotApply(f"no expression at {loc}")
+    return max(here, key=lambda n: (n.end_lineno or 0, n.end_col_offset or 0)), ""
+
+
+def _ordered(expr: ast.expr) -> list[ast.expr]:
+    return sorted((n for n in ast.walk(expr) if isinstance(n, ast.expr)), key=lambda n: (n.lineno, n.col_offset))
+
+
+def _bump(tree: ast.Module, text: str, starts: list[int], expr: ast.expr, seen: set[str], owner: str) -> Edit:
+    """The first number literal of ``expr`` changed, else the module constant it names;
+    ``owner`` names the constant ``expr`` defines."""
+    context = f"{owner} = {ast.unparse(expr)}" if owner else ast.unparse(expr)
+    for node in _ordered(expr):
+        if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+            new = repr(node.value + 1)
+            return _replace(text, starts, node, new, context)
+    for node in _ordered(expr):
+        if isinstance(node, ast.Name) and node.id not in seen:
+            found = [s.value for s in tree.body if isinstance(s, ast.Assign) and len(s.targets) == 1
+                     and isinstance(s.targets[0], ast.Name) and s.targets[0].id == node.id]
+            found += [s.value for s in tree.body if isinstance(s, ast.AnnAssign) and s.value is not None
+                      and isinstance(s.target, ast.Name) and s.target.id == node.id]
+            if len(found) == 1:
+                return _bump(tree, text, starts, found[0], seen | {node.id}, node.id)
+    raise CannotApply(f"no number literal or module constant to change in `{context}`")
+
+
+def _replace(text: str, starts: list[int], node: ast.expr, new: str, context: str) -> Edit:
+    last, end_col = node.end_lineno or node.lineno, node.end_col_offset or 0
+    begin = starts[node.lineno - 1] + _char_col(text, starts, node.lineno, node.col_offset)
+    end = starts[last - 1] + _char_col(text, starts, last, end_col)
+    old = text[begin:end]
+    changed = text[:begin] + new + text[end:]
+    try:
+        ast.parse(changed)
+    except SyntaxError:
+        raise CannotApply(f"changing `{old}` to `{new}` would break the file") from None
+    where = f" in `{context}`" if context != old else ""
+    return Edit(changed, f"`{old}` -> `{new}`{where}", node.lineno)
