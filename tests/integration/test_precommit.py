@@ -1,0 +1,154 @@
+"""The pre-commit hook in a real ``pre-commit try-repo`` run on a throwaway git repository.
+
+pre-commit builds the hook's environment from PyPI, as it always does, so this
+test needs the network; it is skipped only when ``pre-commit`` or ``git`` is
+missing. ``try-repo`` copies uncommitted changes of tracked files but not
+untracked ones, so the hook repository is a fresh snapshot of this working
+tree (every file git does not ignore), committed in a temporary repository.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _pre_commit() -> str | None:
+    beside = Path(sys.executable).with_name("pre-commit")
+    return str(beside) if beside.exists() else shutil.which("pre-commit")
+
+
+PRE_COMMIT = _pre_commit()
+needs_pre_commit = pytest.mark.skipif(
+    PRE_COMMIT is None or shutil.which("git") is None, reason="needs the pre-commit and git executables"
+)
+
+PROJECT = {
+    "driftguard.yaml": """
+        version: 1
+        facts:
+          states: {file: app/states.py, constants: {type: State}}
+        rules:
+          - {id: states, fact: states, doc: docs/states.md, table: State}
+    """,
+    "docs/states.md": """
+        # States
+
+        | State | Meaning |
+        |---|---|
+        | `OPEN` | accepting work |
+        | `SHUT` | draining |
+    """,
+    "app/states.py": """
+        from enum import Enum
+
+
+        class State(str, Enum):
+            OPEN = "OPEN"
+            SHUT = "SHUT"
+    """,
+}
+
+
+def git(cwd: Path, *args: str) -> str:
+    done = subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True)
+    return done.stdout
+
+
+def new_repo(path: Path) -> Path:
+    path.mkdir(parents=True, exist_ok=True)
+    git(path, "init", "-q")
+    git(path, "config", "user.name", "driftguard test")
+    git(path, "config", "user.email", "test@example.invalid")
+    git(path, "config", "commit.gpgsign", "false")
+    return path
+
+
+def write_files(base: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        (base / rel).parent.mkdir(parents=True, exist_ok=True)
+        (base / rel).write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+
+
+def commit_all(repo: Path, message: str) -> None:
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", message)
+
+
+def snapshot_of_this_repository(dest: Path) -> Path:
+    """This working tree's files (tracked and untracked, not ignored) committed in ``dest``."""
+    listed = git(ROOT, "ls-files", "-z", "--cached", "--others", "--exclude-standard").split("\0")
+    new_repo(dest)
+    for rel in filter(None, listed):
+        source = ROOT / rel
+        if source.is_file():
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, dest / rel)
+    commit_all(dest, "snapshot")
+    return dest
+
+
+def try_repo(hook_repo: Path, project: Path, cache: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "PRE_COMMIT"))}
+    env["PRE_COMMIT_HOME"] = str(cache)
+    env.pop("VIRTUAL_ENV", None)
+    return subprocess.run(
+        [str(PRE_COMMIT), "try-repo", str(hook_repo), "driftguard", "--all-files", "--color", "never"],
+        cwd=project, env=env, capture_output=True, text=True, timeout=900,
+    )
+
+
+@needs_pre_commit
+def test_hook_manifest_declares_the_driftguard_hook() -> None:
+    (hook,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    assert hook["id"] == "driftguard" and hook["language"] == "python"
+    assert hook["entry"] == "driftguard check" and hook["pass_filenames"] is False
+    assert hook["require_serial"] is True and hook["types"] == ["file"]
+    done = subprocess.run([str(PRE_COMMIT), "validate-manifest", str(ROOT / ".pre-commit-hooks.yaml")],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize(
+    ("path", "matched"),
+    [("docs/a.md", True), ("README.markdown", True), ("internal/x.go", True), ("app/states.py", True),
+     ("driftguard.yaml", True), ("conf/driftguard.yml", True), ("other.yaml", False), ("x.mdx", False),
+     ("notdriftguard.yaml", False), ("image.png", False)],
+)
+def test_hook_files_pattern(path: str, matched: bool) -> None:
+    (hook,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    assert bool(re.search(hook["files"], path)) is matched
+
+
+@needs_pre_commit
+def test_try_repo_passes_when_clean_and_fails_on_drift(tmp_path: Path) -> None:
+    hook_repo = snapshot_of_this_repository(tmp_path / "hook-repo")
+    project = new_repo(tmp_path / "project")
+    write_files(project, PROJECT)
+    commit_all(project, "initial")
+
+    clean = try_repo(hook_repo, project, tmp_path / "cache")
+    out = clean.stdout + clean.stderr
+    assert clean.returncode == 0, out
+    assert "driftguard (documentation drift)" in out and "Passed" in out
+
+    states = project / "app" / "states.py"
+    states.write_text(states.read_text(encoding="utf-8") + '    HALF = "HALF"\n', encoding="utf-8")
+    git(project, "add", "-A")
+    drifted = try_repo(hook_repo, project, tmp_path / "cache")
+    out = drifted.stdout + drifted.stderr
+    assert drifted.returncode == 1, out
+    assert "Failed" in out
+    assert "docs/states.md:3: states: `HALF` is declared in code but missing" in out
+    assert "(source: app/states.py:7)" in out
+    assert "driftguard: 1 rule: 0 passed, 1 failed" in out
