@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from driftguard.config import FactSpec, Rule
-from driftguard.documents import Document, Table, parse_document
+from driftguard.documents import Document, Section, Table, parse_document
 from driftguard.model import Fact, Item, Kind
 from driftguard.mutations import (
     SELFTEST, CannotApply, Edit, NotApplicable, bumped, last_item, line_number, line_starts, newline_of,
@@ -56,14 +56,20 @@ def _table_at(doc: Document, line: int | None) -> Table:
     raise CannotApply(f"no table at line {line} of {doc.path}")
 
 
-def add_code_span(text: str, rule: Rule) -> Edit:
-    """A sentence naming the bogus value in a code span, first in the claimed section."""
+def _claimed_section(text: str, rule: Rule) -> tuple[SectionClaim, Document, Section]:
+    """The rule's section claim, the parsed document and the section it names."""
     form = rule.claim
     assert isinstance(form, SectionClaim)
     doc = parse_document(rule.doc, text)
     section = doc.section(form.section)
     if section is None:
         raise CannotApply(f"no section '{form.section}' in {rule.doc}")
+    return form, doc, section
+
+
+def add_code_span(text: str, rule: Rule) -> Edit:
+    """A sentence naming the bogus value in a code span, first in the claimed section."""
+    form, doc, section = _claimed_section(text, rule)
     value = _fitting(form.code_spans, [c.text for c in doc.code_spans if section.contains(c.span[0])])
     nl, at = newline_of(text), section.body_start
     sentence = f"The selftest names `{value}` here."
@@ -102,12 +108,7 @@ def derived(values: list[str]) -> list[str]:
 
 def add_bullet(text: str, rule: Rule) -> Edit:
     """A new bullet after the section's last bullet item, with the same marker and indent."""
-    form = rule.claim
-    assert isinstance(form, SectionClaim)
-    doc = parse_document(rule.doc, text)
-    section = doc.section(form.section)
-    if section is None:
-        raise CannotApply(f"no section '{form.section}' in {rule.doc}")
+    form, doc, section = _claimed_section(text, rule)
     items = [i for i in doc.list_items if section.contains(i.span[0]) and not i.ordered]
     if not items:
         raise CannotApply(f"section '{section.title}' has no bullet items to add to")
