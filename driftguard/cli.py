@@ -49,6 +49,11 @@ def build_parser() -> argparse.ArgumentParser:
     facts.add_argument("names", nargs="*", metavar="NAME")
     _common(facts)
 
+    fix = subs.add_parser("fix", help="rewrite stale values and add missing table rows in the documents")
+    fix.add_argument("rules", nargs="*", metavar="RULE", help="only these rules (default: every rule)")
+    fix.add_argument("--dry-run", action="store_true", help="print a unified diff and write nothing")
+    _common(fix)
+
     selftest = subs.add_parser("selftest", help="prove each rule can fail: mutate a copy of its files and re-judge")
     _common(selftest)
     return parser
@@ -171,6 +176,14 @@ def cmd_facts(args: argparse.Namespace) -> int:
     return code
 
 
+def cmd_fix(args: argparse.Namespace) -> int:
+    from driftguard.fix import apply_fixes, plan_fixes, render_fix
+
+    outcome = apply_fixes(plan_fixes(_load(args), args.rules or None), dry_run=args.dry_run)
+    _emit(args, render_fix(outcome))
+    return outcome.exit_code
+
+
 def cmd_selftest(args: argparse.Namespace) -> int:
     from driftguard.selftest import render_selftest, run_selftest
 
@@ -192,4 +205,5 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "report": cmd_report,
     "facts": cmd_facts,
     "selftest": cmd_selftest,
+    "fix": cmd_fix,
 }

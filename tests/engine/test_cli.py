@@ -218,3 +218,16 @@ def test_selftest_command(repo: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert code == 0, out
     assert re.search(r"^states\s+code: new member", out, re.M) and "caught" in out and "MISSED" not in out
     assert before == {p: p.read_bytes() for p in repo.rglob("*") if p.is_file()}
+
+
+def test_fix_command_dry_run_then_write(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (repo / "fsm.go").write_text(SOURCE.replace("10 * time.Minute", "15 * time.Minute").lstrip("\n"))
+    before = (repo / "m.md").read_bytes()
+    code, out, _ = run(capsys, "fix", "--dry-run")
+    assert code == 1 and "-Entries expire after ten minutes." in out and "+Entries expire after fifteen minutes." in out
+    assert (repo / "m.md").read_bytes() == before
+    code, out, _ = run(capsys, "fix")
+    assert code == 0, out
+    assert "expire after fifteen minutes." in (repo / "m.md").read_text()
+    assert run(capsys, "check")[0] == 0
+    assert run(capsys, "fix", "nope")[0] == 2

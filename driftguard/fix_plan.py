@@ -1,0 +1,231 @@
+"""Plan what ``driftguard fix`` would change: one ``Change`` per fixable finding.
+
+The engine judges the rules; each value-mismatch on a phrase or a labelled
+table row becomes a rewrite of exactly the stated quantity's span, and the
+missing-in-doc findings of a set table claim become new rows. Everything else
+is listed as ``Unfixed`` with the reason. Planning writes nothing.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, replace
+from typing import Sequence
+
+from driftguard import quantities
+from driftguard.config import Config, Rule
+from driftguard.documents import parse_document
+from driftguard.engine import Engine, Result, RuleResult
+from driftguard.fix_edits import EditRefused, Splice, row_splice, value_splice
+from driftguard.model import Claim, ConfigError, DriftguardError, Fact, Finding, Item, Kind, Location
+from driftguard.specs import PhraseClaim, TableClaim
+
+MAY_BE_RIGHT = "not fixed (the document may be right)"
+
+
+@dataclass(frozen=True)
+class Change:
+    """One splice of one document, and the findings it fixes."""
+
+    rule: str
+    path: str
+    line: int
+    splice: Splice
+    what: str  # "'ten minutes' -> 'fifteen minutes'", "added the row ..."
+    findings: tuple[Finding, ...]
+    rows: tuple[tuple[str, ...], ...] = ()  # the cells of each added row
+
+
+@dataclass(frozen=True)
+class Unfixed:
+    finding: Finding
+    reason: str
+
+
+@dataclass(frozen=True)
+class DocPlan:
+    """The changes to one document, the text they apply to (as read, without a BOM),
+    and every rule that reads the document, as judged before the changes."""
+
+    path: str
+    text: str
+    changes: tuple[Change, ...]
+    before: tuple[RuleResult, ...]
+
+
+@dataclass(frozen=True)
+class FixPlan:
+    config: Config
+    result: Result
+    docs: tuple[DocPlan, ...]
+    unfixed: tuple[Unfixed, ...]
+
+
+def plan_fixes(config: Config, rules: Sequence[str] | None = None) -> FixPlan:
+    """Judge ``rules`` (ids; default all) and plan a change for every fixable finding."""
+    chosen = _select(config, rules)
+    engine = Engine(config)
+    result = engine.run(chosen)
+    changes: dict[str, list[Change]] = {}
+    unfixed: list[Unfixed] = []
+    for judged in result.rules:
+        made, left = _rule_changes(engine, judged)
+        changes.setdefault(judged.rule.doc, []).extend(made)
+        unfixed.extend(left)
+    docs = []
+    for path, made in changes.items():
+        kept, clashes = _without_clashes(made)
+        unfixed.extend(clashes)
+        if kept:
+            before = tuple(engine.judge(rule) for rule in config.rules if rule.doc == path)
+            docs.append(DocPlan(path, engine.workspace.read_text(path), tuple(kept), before))
+    return FixPlan(config, result, tuple(docs), tuple(unfixed))
+
+
+def _select(config: Config, ids: Sequence[str] | None) -> tuple[Rule, ...]:
+    if not ids:
+        return config.rules
+    known = {rule.id: rule for rule in config.rules}
+    for rule_id in ids:
+        if rule_id not in known:
+            close = difflib.get_close_matches(rule_id, known, n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            raise ConfigError(f"no rule '{rule_id}' in the config{hint}", Location(config.display_path))
+    return tuple(known[i] for i in dict.fromkeys(ids))
+
+
+def _rule_changes(engine: Engine, judged: RuleResult) -> tuple[list[Change], list[Unfixed]]:
+    rule, claim = judged.rule, judged.claim
+    mismatches = [f for f in judged.findings if f.kind.kind == "value-mismatch"]
+    missing = [f for f in judged.findings if f.kind.kind == "missing-in-doc"]
+    left = [Unfixed(f, _reason(f)) for f in judged.findings if f not in mismatches and f not in missing]
+    made: list[Change] = []
+    if claim is None:
+        return made, left + [Unfixed(f, "not fixable: the claim could not be read") for f in mismatches + missing]
+    if mismatches:
+        got, bad = _value_changes(engine, judged, claim, mismatches)
+        made += got
+        left += bad
+    if missing:
+        got, bad = _row_changes(engine, rule, claim, missing)
+        made += got
+        left += bad
+    return made, left
+
+
+def _reason(finding: Finding) -> str:
+    if finding.kind.kind == "missing-in-code":
+        return MAY_BE_RIGHT
+    if finding.is_error:
+        return "not fixable: the rule could not be judged"
+    return f"not fixable: driftguard does not repair {finding.kind.kind} findings"
+
+
+# -- values -------------------------------------------------------------------
+
+
+def _value_changes(engine: Engine, judged: RuleResult, claim: Claim,
+                   findings: list[Finding]) -> tuple[list[Change], list[Unfixed]]:
+    rule = judged.rule
+    if not isinstance(rule.claim, (PhraseClaim, TableClaim)):
+        return [], [Unfixed(f, "not fixable: only phrases and table rows are rewritten") for f in findings]
+    stale = _stale_items(rule, claim, {fact.name: fact for fact in judged.facts})
+    paired = _pair(findings, stale)
+    if paired is None:
+        return [], [Unfixed(f, "not fixable: cannot tell which stated value the finding is about")
+                    for f in findings]
+    text = engine.workspace.read_text(rule.doc)
+    made, left = [], []
+    for finding, (item, code) in zip(findings, paired):
+        try:
+            made.append(_rewrite(rule, text, finding, item, code))
+        except EditRefused as exc:
+            left.append(Unfixed(finding, f"not fixable: {exc}"))
+    return made, left
+
+
+def _stale_items(rule: Rule, claim: Claim, facts: dict[str, Fact]) -> list[tuple[Item, Item]]:
+    """Each claim item that disagrees with its fact, with the fact's item, in finding order."""
+    if isinstance(rule.claim, TableClaim):
+        names = {label.casefold(): name for label, name in rule.claim.rows}
+        pairs = [(item, facts.get(names.get(item.label.casefold(), ""))) for item in claim.items]
+    else:
+        pairs = [(item, facts.get(rule.facts[0])) for item in claim.items]
+    return [(item, fact.items[0]) for item, fact in pairs
+            if fact is not None and fact.items and not item.value.same(fact.items[0].value)]
+
+
+def _pair(findings: list[Finding], stale: list[tuple[Item, Item]]) -> list[tuple[Item, Item]] | None:
+    if len(findings) != len(stale):
+        return None
+    for finding, (item, _) in zip(findings, stale):
+        stated = item.value.text or item.value.canonical
+        line = item.location.line if item.location else None
+        if finding.value != stated or (finding.doc and finding.doc.line != line):
+            return None
+    return stale
+
+
+def _rewrite(rule: Rule, text: str, finding: Finding, item: Item, code: Item) -> Change:
+    old, new = item.value, code.value
+    if item.span is None:
+        raise EditRefused("the claim reader recorded no place for the stated value")
+    if new.kind not in (Kind.NUMBER, Kind.DURATION):
+        raise EditRefused(f"the code's value `{new.canonical}` is not a quantity")
+    if old.kind is not new.kind:
+        raise EditRefused(f"the document states a {old.kind.value} ('{old.text}') where the code has a "
+                          f"{new.kind.value}; fix it by hand")
+    try:
+        written = quantities.format_like(new, old).strip()
+    except (quantities.QuantityError, ValueError) as exc:
+        raise EditRefused(f"cannot write `{new.canonical}` like '{old.text}': {exc}") from None
+    splice = value_splice(text, item.span, old.text, written)
+    where = f" (row '{item.label}')" if item.label else ""
+    line = item.location.line if item.location and item.location.line else 1
+    return Change(rule.id, rule.doc, line, splice, f"'{old.text}' -> '{written}'{where}", (finding,))
+
+
+# -- rows ---------------------------------------------------------------------
+
+
+def _row_changes(engine: Engine, rule: Rule, claim: Claim,
+                 findings: list[Finding]) -> tuple[list[Change], list[Unfixed]]:
+    form = rule.claim
+    if not isinstance(form, TableClaim) or form.rows:
+        return [], [Unfixed(f, "not fixable: only a table claim gets new rows") for f in findings]
+    text = engine.workspace.read_text(rule.doc)
+    try:
+        doc = parse_document(rule.doc, text)
+    except DriftguardError as exc:
+        return [], [Unfixed(f, f"not fixable: {exc.message}") for f in findings]
+    table = next((t for t in doc.tables if t.line == claim.location.line), None)
+    column = None if table is None else (table.column(form.column) if form.column else 0)
+    if table is None or column is None:
+        return [], [Unfixed(f, "not fixable: cannot find the table again") for f in findings]
+    usable = [f for f in findings if f.value]
+    try:
+        splice, rows = row_splice(text, table, column, [f.value or "" for f in usable])
+    except EditRefused as exc:
+        return [], [Unfixed(f, f"not fixable: {exc}") for f in findings]
+    shown = ", ".join(f"`{f.value}`" for f in usable)
+    what = f"added {'a row' if len(rows) == 1 else f'{len(rows)} rows'} for {shown} to the '{form.table}' table"
+    change = Change(rule.id, rule.doc, table.rows[-1].line + 1, splice, what, tuple(usable),
+                    tuple(tuple(r) for r in rows))
+    return [change], [Unfixed(f, "not fixable: the finding names no value") for f in findings if not f.value]
+
+
+def _without_clashes(changes: list[Change]) -> tuple[list[Change], list[Unfixed]]:
+    """The changes sorted by place; the same splice twice is kept once, and changes that
+    overlap are all dropped."""
+    merged: list[Change] = []
+    for change in sorted(changes, key=lambda c: (c.splice.start, c.splice.end)):
+        if merged and merged[-1].splice == change.splice:
+            merged[-1] = replace(merged[-1], findings=merged[-1].findings + change.findings)
+        else:
+            merged.append(change)
+    clashing = {i for i, c in enumerate(merged) for j, d in enumerate(merged)
+                if i != j and c.splice.start < d.splice.end and d.splice.start < c.splice.end}
+    kept = [c for i, c in enumerate(merged) if i not in clashing]
+    reasons = [Unfixed(f, "not fixable: another fix rewrites the same text")
+               for i in sorted(clashing) for f in merged[i].findings]
+    return kept, reasons
