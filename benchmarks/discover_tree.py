@@ -215,15 +215,26 @@ def make_tree(root: Path, go_files: int = 3000, md_files: int = 450, seed: int =
     return planted
 
 
+def _covered(proposals: list) -> list[set[tuple[str, str]]]:
+    """Per proposal, the (document, fact identifier) pairs it binds."""
+    out = []
+    for p in proposals:
+        out.append({(p.doc, getattr(ref.fact, "name", None) or ref.fact.label) for ref in p.facts})
+    return out
+
+
 def recall(planted: Planted, proposals: list) -> float:
     """The share of planted couplings some proposal covers (same document, fact named)."""
-    covered = set()
-    for p in proposals:
-        for ref in p.facts:
-            label = getattr(ref.fact, "name", None) or ref.fact.label
-            covered.add((p.doc, label))
+    covered = set().union(*_covered(proposals)) if proposals else set()
     found = sum(1 for _, doc, name in planted.couplings if (doc, name) in covered)
     return found / len(planted.couplings) if planted.couplings else 1.0
+
+
+def precision(planted: Planted, proposals: list) -> float:
+    """The share of proposals that bind only planted couplings."""
+    known = {(doc, name) for _, doc, name in planted.couplings}
+    pairs = _covered(proposals)
+    return sum(1 for p in pairs if p <= known) / len(pairs) if pairs else 1.0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -231,9 +242,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--go-files", type=int, default=3000)
     parser.add_argument("--md-files", type=int, default=450)
     parser.add_argument("--jobs", type=int, default=None)
+    parser.add_argument("--check", action="store_true", help="also run the emitted config with the engine")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    from driftguard.discover import discover
+    from driftguard.discover import discover, render_config
 
     with tempfile.TemporaryDirectory(prefix="dg-discover-") as tmp:
         started = time.perf_counter()
@@ -244,9 +256,22 @@ def main(argv: list[str] | None = None) -> int:
         seconds = time.perf_counter() - started
         s = found.stats
         print(f"tree: {planted.files} files, {planted.bytes / 1e6:.1f} MB (built in {built:.1f} s)")
-        print(f"discover: {seconds:.2f} s with {s.jobs} processes; {len(found.proposals)} proposals; "
-              f"recall of planted couplings {recall(planted, list(found.proposals)):.3f}")
+        print(f"discover: {seconds:.2f} s with {s.jobs} process{'es' if s.jobs != 1 else ''}; "
+              f"{len(found.proposals)} proposals; "
+              f"recall {recall(planted, list(found.proposals)):.3f}, "
+              f"precision {precision(planted, list(found.proposals)):.3f} against the planted couplings")
         print("phases: " + ", ".join(f"{k} {v:.2f} s" for k, v in s.phases.items()))
+        if args.check:
+            from driftguard.config import load_config
+            from driftguard.engine import Engine
+
+            config_path = Path(tmp) / "driftguard.yaml"
+            config_path.write_text(render_config(found), encoding="utf-8")
+            started = time.perf_counter()
+            result = Engine(load_config(config_path)).run()
+            print(f"engine check of the emitted config: {len(result.rules)} rules, "
+                  f"{sum(1 for r in result.rules if r.status.value == 'pass')} pass "
+                  f"({time.perf_counter() - started:.2f} s)")
     return 0
 
 

@@ -54,6 +54,11 @@ def build_parser() -> argparse.ArgumentParser:
     fix.add_argument("--dry-run", action="store_true", help="print a unified diff and write nothing")
     _common(fix)
 
+    discover = subs.add_parser("discover", help="propose rules where documents and code already agree")
+    discover.add_argument("--root", metavar="DIR", default=".", help="the repository to scan (default: here)")
+    discover.add_argument("--output", metavar="F", help="write the proposed config to F instead of standard output")
+    discover.add_argument("--jobs", type=int, metavar="N", help="worker processes (default: one per core)")
+
     selftest = subs.add_parser("selftest", help="prove each rule can fail: mutate a copy of its files and re-judge")
     _common(selftest)
     return parser
@@ -184,6 +189,19 @@ def cmd_fix(args: argparse.Namespace) -> int:
     return outcome.exit_code
 
 
+def cmd_discover(args: argparse.Namespace) -> int:
+    from driftguard.discover import discover, render_config, render_summary
+    from driftguard.model import ConfigError
+
+    root = Path(args.root)
+    if not root.is_dir():
+        raise ConfigError(f"--root {args.root}: expected a directory")
+    found = discover(root.resolve(), jobs=args.jobs)
+    _emit(args, render_config(found))
+    print(render_summary(found), file=sys.stderr)
+    return ExitCode.CLEAN
+
+
 def cmd_selftest(args: argparse.Namespace) -> int:
     from driftguard.selftest import render_selftest, run_selftest
 
@@ -206,4 +224,5 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "facts": cmd_facts,
     "selftest": cmd_selftest,
     "fix": cmd_fix,
+    "discover": cmd_discover,
 }

@@ -231,3 +231,15 @@ def test_fix_command_dry_run_then_write(repo: Path, capsys: pytest.CaptureFixtur
     assert "expire after fifteen minutes." in (repo / "m.md").read_text()
     assert run(capsys, "check")[0] == 0
     assert run(capsys, "fix", "nope")[0] == 2
+
+
+def test_discover_command_writes_a_config_check_can_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pulse = Path(__file__).resolve().parents[1] / "fixtures" / "pulse"
+    out_file = tmp_path / "proposed.yaml"
+    code, out, err = run(capsys, "discover", "--root", str(pulse), "--output", str(out_file), "--jobs", "1")
+    assert code == 0 and out == "" and "proposals:" in err
+    assert "constants: {type: SessionState}" in out_file.read_text()
+    assert run(capsys, "check", "--config", str(out_file), "--root", str(pulse))[0] == 0
+    assert run(capsys, "discover", "--root", str(tmp_path / "nowhere"))[0] == 2

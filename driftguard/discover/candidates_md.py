@@ -1,0 +1,221 @@
+"""Candidate claims of one markdown document, read with the engine's document model.
+
+Tables contribute their code-span columns (set claims) and their cells that
+hold one quantity (scalar claims, labelled by the row's first cell); sections
+contribute the code spans of their own prose; sentences contribute their
+quantities. Every table and section is recorded with the address a config
+would use for it (first header cell, and a section where that is ambiguous);
+what cannot be addressed is left out.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+
+from driftguard.claims import read_claim
+from driftguard.discover.model import DocFile, QuantityClaim, SectionSpan, SentenceText, SetClaim, TableRef
+from driftguard.discover.words import STOPWORDS, identifiers_in, stem, text_stems
+from driftguard.document_model import Document, Section, Table, fold_key
+from driftguard.documents import parse_document
+from driftguard.model import DriftguardError, Kind
+from driftguard.quantities import QuantityError, find_quantities, parse_quantity
+from driftguard.specs import TableClaim
+
+SCALAR_KINDS = (Kind.NUMBER, Kind.DURATION)
+_SOURCE_PATH = re.compile(r"[\w./-]+\.(?:go|py)")
+_NEXT_WORD = re.compile(r"\s+([A-Za-z][A-Za-z]+)\b")
+PERCENT = stem("percent")
+
+
+class _Places:
+    """Innermost sections and table membership of document offsets."""
+
+    def __init__(self, doc: Document) -> None:
+        self.doc = doc
+        self.sections = sorted(doc.sections, key=lambda s: s.body_start)
+        self.starts = [s.body_start for s in self.sections]
+        self.tables = sorted((t.span for t in doc.tables))
+        self.codes = sorted(c.span for c in doc.code_spans)
+
+    def section(self, offset: int) -> Section | None:
+        i = bisect_right(self.starts, offset) - 1
+        while i >= 0:
+            if self.sections[i].contains(offset):
+                return self.sections[i]
+            i -= 1
+        return None
+
+    def chain(self, offset: int) -> list[Section]:
+        """The sections holding ``offset``, innermost first."""
+        return sorted((s for s in self.sections if s.contains(offset)), key=lambda s: -s.body_start)
+
+    def in_table(self, offset: int) -> bool:
+        return _inside(self.tables, offset)
+
+    def in_code(self, offset: int) -> bool:
+        return _inside(self.codes, offset)
+
+    def addressable(self, section: Section) -> bool:
+        """Whether a config naming this section's heading reaches this section (the first one)."""
+        found = self.doc.section(section.title)
+        return found is not None and found.line == section.line
+
+
+def _inside(spans: list[tuple[int, int]], offset: int) -> bool:
+    i = bisect_right(spans, (offset, float("inf"))) - 1  # type: ignore[arg-type]
+    return i >= 0 and spans[i][0] <= offset < spans[i][1]
+
+
+def scan_markdown(path: str, text: str) -> DocFile:
+    doc = parse_document(path, text)
+    places = _Places(doc)
+    set_claims: list[SetClaim] = []
+    quantities: list[QuantityClaim] = []
+    for table in doc.tables:
+        ref = _table_ref(doc, places, table)
+        if ref is not None:
+            set_claims += _table_sets(doc, table, ref)
+            quantities += _table_cells(doc, places, table, ref)
+    set_claims += _section_sets(doc, places)
+    sentences: list[SentenceText] = []
+    for index, sentence in enumerate(doc.sentences):
+        found = [q for q in find_quantities(sentence.text) if q[2].kind in SCALAR_KINDS]
+        if not found:
+            continue
+        sentences.append(SentenceText(sentence.text, sentence.span[0]))
+        quantities += _sentence_quantities(doc, places, index, len(sentences) - 1, found)
+    sections = tuple(SectionSpan(s.title, s.body_start, s.span[1], places.addressable(s)) for s in doc.sections)
+    mentions = frozenset(c.text for c in doc.code_spans if _SOURCE_PATH.fullmatch(c.text))
+    return DocFile(path, tuple(set_claims), tuple(quantities), tuple(sentences), sections, mentions)
+
+
+def _table_ref(doc: Document, places: _Places, table: Table) -> TableRef | None:
+    """The shortest address that reaches ``table``: its title alone, or with a section."""
+    title = table.header[0].text if table.header else ""
+    if not title:
+        return None
+    key = fold_key(title)
+    scopes: list[Section | None] = [None] + [s for s in places.chain(table.span[0]) if places.addressable(s)]
+    for scope in scopes:
+        first = next((t for t in doc.tables if t.header and fold_key(t.header[0].text) == key
+                      and (scope is None or scope.contains(t.span[0]))), None)
+        if first is table:
+            return TableRef(title, scope.title if scope else None, table.line)
+    return None
+
+
+def _column_name(table: Table, index: int) -> str | None:
+    """The header a config names column ``index`` by; None when it cannot (duplicates, empty)."""
+    name = table.header[index].text
+    return name if name and table.column(name) == index else None
+
+
+def _table_sets(doc: Document, table: Table, ref: TableRef) -> list[SetClaim]:
+    out = []
+    for index in range(len(table.header)):
+        name = _column_name(table, index)
+        if index and name is None:
+            continue
+        cells = [r.cells[index] for r in table.rows if index < len(r.cells) and r.cells[index].text]
+        coded = sum(1 for c in cells if c.codes)
+        if coded < 2 or coded * 2 < len(cells):
+            continue
+        form = TableClaim(table=ref.title, column=None if index == 0 else name, section=ref.section)
+        try:
+            claim = read_claim(doc, form)
+        except DriftguardError:
+            continue
+        values = tuple(dict.fromkeys(i.value.canonical for i in claim.items))
+        if len(values) >= 2:
+            out.append(SetClaim(doc.path, "table", values, table.line, ref, form.column))
+    return out
+
+
+def _table_cells(doc: Document, places: _Places, table: Table, ref: TableRef) -> list[QuantityClaim]:
+    labels = [fold_key(r.cells[0].text) if r.cells else "" for r in table.rows]
+    headings = _heading_words(places, table.span[0])
+    out = []
+    for row, key in zip(table.rows, labels):
+        if not key or labels.count(key) != 1:
+            continue
+        label = row.cells[0].text
+        for index in range(1, len(row.cells)):
+            name = _column_name(table, index)
+            cell = row.cells[index]
+            if name is None or not cell.text or cell.codes:
+                continue
+            try:
+                value = parse_quantity(cell.text)
+            except QuantityError:
+                continue
+            if value.kind not in SCALAR_KINDS:
+                continue
+            context = text_stems(f"{ref.title} {name}") | headings | ({PERCENT} if value.unit == "%" else set())
+            section = places.section(table.span[0])
+            out.append(QuantityClaim(
+                doc.path, "cell", value, row.line, cell.text, 0, len(cell.text), text_stems(label),
+                frozenset(context), identifiers_in(label), table=ref, column=name, label=label,
+                section=section.title if section and places.addressable(section) else None,
+            ))
+    return out
+
+
+def _section_sets(doc: Document, places: _Places) -> list[SetClaim]:
+    own: dict[int, dict[str, None]] = {}
+    every: dict[int, dict[str, None]] = {}
+    for code in doc.code_spans:
+        at = code.span[0]
+        for section in places.chain(at):
+            every.setdefault(section.line, {}).setdefault(code.text, None)
+        inner = places.section(at)
+        if inner is not None and not places.in_table(at):
+            own.setdefault(inner.line, {}).setdefault(code.text, None)
+    out = []
+    for section in doc.sections:
+        values = tuple(own.get(section.line, ()))
+        if len(values) >= 2 and places.addressable(section):
+            out.append(SetClaim(doc.path, "section", values, section.line, section=section.title,
+                                section_spans=tuple(every.get(section.line, ()))))
+    return out
+
+
+def _counted(after: str) -> str:
+    """The stem of the word right after a bare number, when it is a content word."""
+    m = _NEXT_WORD.match(after)
+    if m is None or m.group(1).lower() in STOPWORDS:
+        return ""
+    return stem(m.group(1))
+
+
+def _heading_words(places: _Places, offset: int) -> frozenset[str]:
+    words: set[str] = set()
+    for section in places.chain(offset):
+        words |= text_stems(section.title)
+    return frozenset(words)
+
+
+def _sentence_quantities(doc: Document, places: _Places, index: int, kept: int,
+                         found: list) -> list[QuantityClaim]:
+    sentence = doc.sentences[index]
+    text = sentence.text
+    neighbours = [doc.sentences[i] for i in (index - 1, index + 1)
+                  if 0 <= i < len(doc.sentences) and doc.sentences[i].map is sentence.map]
+    context = _heading_words(places, sentence.span[0])
+    for other in neighbours:
+        context |= text_stems(other.text)
+    section = places.section(sentence.span[0])
+    title = section.title if section and places.addressable(section) else None
+    identifiers = identifiers_in(text)
+    out = []
+    for start, end, value in found:
+        if places.in_code(sentence.doc_span(start, end)[0]):
+            continue
+        words = text_stems(text[:start] + " " + text[end:])
+        extra = {PERCENT} if value.unit == "%" else set()
+        out.append(QuantityClaim(
+            doc.path, "sentence", value, doc.line_of(sentence.doc_span(start, end)[0]), text, start, end,
+            words, frozenset(context | extra), identifiers, sentence=kept, section=title,
+            counted=_counted(text[end:]) if value.kind is Kind.NUMBER and not value.unit else "",
+        ))
+    return out

@@ -1,0 +1,78 @@
+"""Candidate facts of one Python module, read with the engine's own libcst reader.
+
+Enum classes (members' values), ``__str__`` methods, module-level string
+constants grouped by a common name prefix or suffix, dict literals' keys, and
+module-level numbers and ``timedelta``s. As for Go, every value comes from
+``python.extract`` with the selector the config will name.
+"""
+
+from __future__ import annotations
+
+import re
+
+from driftguard.discover.candidates_go import make_set
+from driftguard.discover.groups import affix_groups
+from driftguard.discover.model import CodeScalar, CodeSet, SetSelector, SourceFile
+from driftguard.discover.words import name_stems
+from driftguard.model import DriftguardError, Kind
+
+CONSTANT_NAME = re.compile(r"^_?[A-Z][A-Z0-9_]*$")
+ENUM_BASES = ("Enum", "Flag")
+
+
+def scan_python(path: str, text: str) -> SourceFile:
+    import libcst as cst
+
+    from driftguard.sources import python
+    from driftguard.sources.python_eval import block_statements, last_name
+    from driftguard.specs import Constant, Constants, MapKeys, StringMethod
+
+    tree = python.parse(path, text)
+    sets: list[CodeSet] = []
+    seen: set[frozenset[str]] = set()
+
+    def add(selector: SetSelector, origin: str, label: str) -> None:
+        try:
+            items = python.extract(tree, selector, path)
+        except DriftguardError:
+            return
+        make_set(path, selector, origin, label, items, sets, seen)
+
+    classes = [s for s in tree.module.body if isinstance(s, cst.ClassDef)]
+    for klass in classes:
+        name = klass.name.value
+        bases = [last_name(arg.value) or "" for arg in klass.bases]
+        if any(b.endswith(ENUM_BASES) for b in bases):
+            add(Constants(type=name), "enum", name)
+        if any(isinstance(s, cst.FunctionDef) and s.name.value == "__str__" for s in block_statements(klass.body)):
+            add(StringMethod(name), "string_method", name)
+    bindings = tree.names.module_bindings
+    counts: dict[str, int] = {}
+    for b in bindings:
+        counts[b.name] = counts.get(b.name, 0) + 1
+    constants = [b.name for b in bindings if CONSTANT_NAME.match(b.name) and counts[b.name] == 1]
+    for kind, affix, regex in affix_groups(constants):
+        add(Constants(name=regex), kind, affix)
+    scalars: list[CodeScalar] = []
+    for b in bindings:
+        if counts[b.name] != 1 or b.value is None:
+            continue
+        value = b.value
+        if isinstance(value, cst.Call) and len(value.args) == 1 and not value.args[0].keyword:
+            value = value.args[0].value
+        if isinstance(value, cst.Dict):
+            add(MapKeys(b.name), "map_keys", b.name)
+            if any(isinstance(getattr(e, "key", None), (cst.Name, cst.Attribute)) for e in value.elements):
+                add(MapKeys(b.name, resolve=True), "map_keys", b.name)
+        elif CONSTANT_NAME.match(b.name) and isinstance(
+            b.value, (cst.Integer, cst.Float, cst.BinaryOperation, cst.UnaryOperation, cst.Call, cst.Name)
+        ):
+            try:
+                items = python.extract(tree, Constant(b.name), path)
+            except DriftguardError:
+                continue
+            item = items[0]
+            if item.value.kind in (Kind.NUMBER, Kind.DURATION):
+                line = item.location.line if item.location and item.location.line else 1
+                scalars.append(CodeScalar(path, b.name, item.value, line, name_stems(b.name)))
+    return SourceFile(path, tuple(sets), tuple(scalars))

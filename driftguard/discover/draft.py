@@ -1,0 +1,62 @@
+"""A proposal before it has names: what the matchers produce and ``naming`` finishes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from driftguard.discover.model import CodeFact, CodeScalar, TableRef
+
+PROPOSE_AT = 0.5
+"""Proposals below this confidence are not kept."""
+
+
+@dataclass
+class Draft:
+    kind: str  # table | section | phrase | rows
+    doc: str
+    line: int
+    facts: list[CodeFact]
+    confidence: float
+    evidence: list[str]
+    direction: str | None = None
+    table: TableRef | None = None
+    column: str | None = None
+    section: str | None = None
+    code_spans: str | None = None
+    phrase: str | None = None
+    rows: list[tuple[str, CodeScalar]] = field(default_factory=list)
+    overlap: tuple[str, ...] = ()
+    doc_only: tuple[str, ...] = ()
+    code_only: tuple[str, ...] = ()
+
+    @property
+    def claim_key(self) -> tuple[object, ...]:
+        """What the rule reads from the document; no two proposals share one."""
+        if self.kind == "phrase":
+            return (self.doc, "phrase", self.line, self.phrase)
+        if self.kind == "section":
+            return (self.doc, "section", self.section)
+        title = self.table.title if self.table else ""
+        return (self.doc, self.kind, title, self.table.line if self.table else 0, self.column)
+
+
+def describe_fact(fact: CodeFact) -> str:
+    """``SessionState consts in fsm.go:12`` and the like, for evidence comments."""
+    where = f"{fact.file}:{fact.line}"
+    if isinstance(fact, CodeScalar):
+        return f"{fact.name} = {fact.value.text or fact.value.canonical} ({fact.value.canonical}) at {where}"
+    what = {
+        "type": f"consts of type {fact.label}",
+        "enum": f"members of enum {fact.label}",
+        "string_method": f"cases of {fact.label}.String()",
+        "prefix": f"consts named {fact.label}*",
+        "suffix": f"consts named *{fact.label}",
+        "map_keys": f"keys of {fact.label}",
+    }.get(fact.origin, fact.label)
+    return f"{what} at {where}"
+
+
+def short_list(values: tuple[str, ...] | list[str], limit: int = 8) -> str:
+    shown = ", ".join(values[:limit])
+    more = len(values) - limit
+    return shown + (f", ... (+{more})" if more > 0 else "") if values else "none"

@@ -1,0 +1,144 @@
+"""Write a discovery as a driftguard config: YAML whose comments carry the evidence.
+
+The output is written by hand (not dumped) so that each fact and rule sits
+under its own comments: what the fact holds and where, and for each rule its
+confidence and the evidence that proposed it. Scalars are quoted only when
+YAML would otherwise read them differently.
+"""
+
+from __future__ import annotations
+
+import re
+
+from driftguard.discover.draft import describe_fact, short_list
+from driftguard.discover.model import CodeScalar, CodeSet, Discovery, FactRef, Proposal
+from driftguard.specs import Constants, MapKeys, StringMethod
+
+_PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_ ./()+-]*")
+_RESERVED = {"true", "false", "yes", "no", "on", "off", "null", "y", "n", "~"}
+
+
+def scalar(text: str) -> str:
+    """``text`` as a YAML scalar: plain where safe, else single-quoted, else double-quoted with escapes."""
+    if (_PLAIN.fullmatch(text) and text.lower() not in _RESERVED and text == text.strip()
+            and " #" not in text and ": " not in text):
+        return text
+    if text and all(c.isprintable() for c in text):
+        return "'" + text.replace("'", "''") + "'"
+    return '"' + "".join(_escape(c) for c in text) + '"'
+
+
+def _escape(c: str) -> str:
+    """One character inside a YAML double-quoted scalar."""
+    if c in '"\\':
+        return "\\" + c
+    if c.isprintable():
+        return c
+    code = ord(c)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def comment(text: str, indent: str = "") -> str:
+    """``text`` as comment lines; characters YAML does not allow in a stream are replaced."""
+    text = "".join(c if c.isprintable() or c in "\n\t" else "\ufffd" for c in text)
+    lines = [" ".join(part.split()) for part in text.splitlines()] or [""]
+    return "\n".join(f"{indent}# {line}".rstrip() for line in lines)
+
+
+def confidence_word(confidence: float) -> str:
+    return "high" if confidence >= 0.85 else "medium" if confidence >= 0.65 else "low"
+
+
+def render_config(discovery: Discovery) -> str:
+    proposals = discovery.proposals
+    stats = discovery.stats
+    out = [
+        comment("driftguard config proposed by `driftguard discover`."),
+        comment(f"{len(proposals)} rules from {stats.files} files scanned; review each one before relying on it."),
+        comment("Paths are relative to the repository root: place this file there (or set `root:`)."),
+        "version: 1",
+        "",
+    ]
+    facts: dict[str, FactRef] = {}
+    for p in proposals:
+        for ref in p.facts:
+            facts.setdefault(ref.name, ref)
+    if facts:
+        out.append("facts:")
+        for ref in sorted(facts.values(), key=lambda r: (r.fact.file, r.fact.line, r.name)):
+            out += _fact(ref)
+    else:
+        out.append("facts: {}")
+    out.append("")
+    if proposals:
+        out.append("rules:")
+        for p in proposals:
+            out += _rule(p)
+    else:
+        out.append("rules: []")
+    if discovery.near_misses:
+        out += ["", comment("Not proposed: overlaps no rule could pass on the tree as it stands (possible drift):")]
+        for miss in discovery.near_misses:
+            where = f"'{miss.claim.table.title}'" if miss.claim.table else f"'{miss.claim.section}'"
+            out.append(comment(
+                f"  {miss.claim.doc}:{miss.claim.line} {miss.claim.kind} {where} vs {describe_fact(miss.fact)}: "
+                f"overlap {short_list(miss.overlap, 5)}; only in the document: {short_list(miss.doc_only, 5)}; "
+                f"only in code: {short_list(miss.code_only, 5)}"))
+    return "\n".join(out) + "\n"
+
+
+def _fact(ref: FactRef) -> list[str]:
+    fact = ref.fact
+    if isinstance(fact, CodeScalar):
+        about = describe_fact(fact)
+    else:
+        about = f"{describe_fact(fact)}: {len(fact.values)} values ({short_list(fact.values, 6)})"
+    lines = [comment(about, "  "), f"  {scalar(ref.name)}:", f"    file: {scalar(fact.file)}"]
+    return lines + [f"    {line}" for line in _selector(fact)]
+
+
+def _selector(fact: CodeScalar | CodeSet) -> list[str]:
+    if isinstance(fact, CodeScalar):
+        return [f"constant: {scalar(fact.name)}"]
+    sel = fact.selector
+    if isinstance(sel, Constants):
+        key, value = ("type", sel.type) if sel.type else ("name", sel.name)
+        return [f"constants: {{{key}: {scalar(str(value))}}}"]
+    if isinstance(sel, StringMethod):
+        return [f"string_method: {scalar(sel.type)}"]
+    assert isinstance(sel, MapKeys)
+    if sel.resolve:
+        return [f"map_keys: {{name: {scalar(sel.name)}, resolve: true}}"]
+    return [f"map_keys: {scalar(sel.name)}"]
+
+
+def _rule(p: Proposal) -> list[str]:
+    lines = [comment(f"confidence {p.confidence:.2f} ({confidence_word(p.confidence)})", "  ")]
+    lines += [comment(e, "  ") for e in p.evidence]
+    lines.append(f"  - id: {p.id}")
+    body: list[str] = []
+    if not p.rows:
+        if len(p.facts) == 1:
+            body.append(f"fact: {scalar(p.facts[0].name)}")
+        else:
+            body.append("facts: [" + ", ".join(scalar(r.name) for r in p.facts) + "]")
+    body.append(f"doc: {scalar(p.doc)}")
+    if p.kind == "phrase":
+        if p.section:
+            body.append(f"section: {scalar(p.section)}")
+        body.append(f"phrase: {scalar(p.phrase or '')}")
+    elif p.kind == "section":
+        body += [f"section: {scalar(p.section or '')}", f"code_spans: {scalar(p.code_spans or '')}"]
+    else:
+        assert p.table is not None
+        if p.table.section:
+            body.append(f"section: {scalar(p.table.section)}")
+        body.append(f"table: {scalar(p.table.title)}")
+        if p.column:
+            body.append(f"column: {scalar(p.column)}")
+        if p.rows:
+            body.append("rows:")
+            body += [f"  {scalar(label)}: {scalar(name)}" for label, name in p.rows]
+    if p.direction:
+        body.append(f"direction: {p.direction}")
+    return lines + [f"    {line}" for line in body]

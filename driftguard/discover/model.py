@@ -1,0 +1,213 @@
+"""The records discovery passes around: candidates, proposals, the result.
+
+Workers build the candidate records from one file each and send them back
+pickled, so they hold only strings, numbers, ``Value``s and selector specs,
+never parse trees.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Union
+
+from driftguard.model import Value
+from driftguard.specs import Constant, Constants, MapKeys, StringMethod
+
+SetSelector = Union[Constants, StringMethod, MapKeys]
+
+
+@dataclass(frozen=True)
+class CodeSet:
+    """A candidate set fact: string values one selector reads from one source file."""
+
+    file: str
+    selector: SetSelector
+    values: tuple[str, ...]
+    line: int
+    origin: str  # type | enum | string_method | prefix | suffix | map_keys
+    label: str  # the identifier the selector names: a type, a prefix, a map
+
+    @cached_property
+    def value_set(self) -> frozenset[str]:
+        return frozenset(self.values)
+
+
+@dataclass(frozen=True)
+class CodeScalar:
+    """A candidate scalar fact: a constant with its evaluated number or duration."""
+
+    file: str
+    name: str
+    value: Value
+    line: int
+    stems: tuple[str, ...]  # the stems of the name's words
+
+    @property
+    def selector(self) -> Constant:
+        return Constant(self.name)
+
+
+CodeFact = Union[CodeSet, CodeScalar]
+
+
+@dataclass(frozen=True)
+class TableRef:
+    """How a config addresses one table: its first header cell, and a section if needed."""
+
+    title: str
+    section: str | None
+    line: int
+
+
+@dataclass(frozen=True)
+class SetClaim:
+    """A candidate set claim: a table column of code spans, or a section's code spans."""
+
+    doc: str
+    kind: str  # table | section
+    values: tuple[str, ...]
+    line: int
+    table: TableRef | None = None
+    column: str | None = None  # None: the first column
+    section: str | None = None  # for a section claim: its heading
+    section_spans: tuple[str, ...] = ()  # every code span a section claim reads (subsections, tables)
+
+
+@dataclass(frozen=True)
+class QuantityClaim:
+    """A candidate scalar claim: a quantity in a sentence or in a table cell."""
+
+    doc: str
+    kind: str  # sentence | cell
+    value: Value
+    line: int
+    text: str  # the sentence, or the cell
+    start: int  # the quantity's span in ``text``
+    end: int
+    stems: frozenset[str]  # words of the sentence or the row label
+    context: frozenset[str]  # words around it: headings, neighbouring sentences, table and column headers
+    identifiers: frozenset[str] = frozenset()  # code-shaped tokens of the sentence or row
+    sentence: int = -1  # index into DocIndex.sentences
+    table: TableRef | None = None
+    column: str | None = None
+    label: str = ""  # the row label (first cell)
+    section: str | None = None  # the innermost addressable section heading
+    counted: str = ""  # the stem of the noun a bare number counts ("two blocks" -> block)
+
+
+@dataclass(frozen=True)
+class SentenceText:
+    text: str
+    offset: int  # where it starts in the document
+
+
+@dataclass(frozen=True)
+class SectionSpan:
+    title: str
+    body_start: int
+    end: int
+    addressable: bool  # the first section of the document with this title
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """What a worker found in one source file."""
+
+    path: str
+    sets: tuple[CodeSet, ...]
+    scalars: tuple[CodeScalar, ...]
+
+
+@dataclass(frozen=True)
+class DocFile:
+    """What a worker found in one markdown document."""
+
+    path: str
+    set_claims: tuple[SetClaim, ...]
+    quantities: tuple[QuantityClaim, ...]
+    sentences: tuple[SentenceText, ...]  # sentences a phrase template could match
+    sections: tuple[SectionSpan, ...]
+    mentions: frozenset[str] = frozenset()  # code spans naming a source file: `internal/x/fsm.go`
+
+
+def mentioned(file: str, mentions: frozenset[str]) -> bool:
+    """Whether a document names ``file``, whole or by a trailing part of its path."""
+    return any(m == file or file.endswith("/" + m.lstrip("./")) for m in mentions)
+
+
+@dataclass(frozen=True)
+class Skipped:
+    path: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class FactRef:
+    """A fact a proposal uses: its config name and the candidate it reads."""
+
+    name: str
+    fact: CodeFact
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """One proposed rule: the claim, the facts, the confidence and the evidence."""
+
+    id: str
+    kind: str  # table | section | phrase | rows
+    doc: str
+    line: int
+    facts: tuple[FactRef, ...]
+    confidence: float
+    evidence: tuple[str, ...]
+    direction: str | None = None  # for set rules
+    table: TableRef | None = None
+    column: str | None = None
+    section: str | None = None
+    code_spans: str | None = None
+    phrase: str | None = None
+    rows: tuple[tuple[str, str], ...] = ()  # row label -> fact name
+    overlap: tuple[str, ...] = ()
+    doc_only: tuple[str, ...] = ()  # claimed, not in the facts
+    code_only: tuple[str, ...] = ()  # in the facts, not claimed
+
+
+@dataclass(frozen=True)
+class NearMiss:
+    """A set claim and a code set that overlap but cannot be bound by a passing rule."""
+
+    claim: SetClaim
+    fact: CodeSet
+    overlap: tuple[str, ...]
+    doc_only: tuple[str, ...]
+    code_only: tuple[str, ...]
+
+
+@dataclass
+class Stats:
+    files: int = 0
+    go_files: int = 0
+    python_files: int = 0
+    markdown_files: int = 0
+    bytes: int = 0
+    seconds: float = 0.0
+    jobs: int = 1
+    skipped: list[Skipped] = field(default_factory=list)
+    phases: dict[str, float] = field(default_factory=dict)  # seconds per step: walk, scan, match, verify
+
+
+@dataclass
+class Discovery:
+    """Everything one ``discover`` run found and proposes."""
+
+    root: Path
+    code_sets: tuple[CodeSet, ...]
+    code_scalars: tuple[CodeScalar, ...]
+    set_claims: tuple[SetClaim, ...]
+    quantity_claims: tuple[QuantityClaim, ...]
+    proposals: tuple[Proposal, ...]
+    near_misses: tuple[NearMiss, ...]
+    dropped: tuple[tuple[Proposal, str], ...]  # proposals the engine did not pass, and why
+    stats: Stats

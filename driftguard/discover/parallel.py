@@ -1,0 +1,148 @@
+"""Walk a repository and scan its files in parallel, in chunks, across processes.
+
+Each worker reads, parses and scans a chunk of files and sends back only the
+compact candidate records (never parse trees). Results are put back in path
+order, so the outcome does not depend on the number of workers.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Iterable, Union
+
+from driftguard.discover.model import DocFile, Skipped, SourceFile
+from driftguard.model import DriftguardError
+
+EXCLUDED_DIRS = frozenset({
+    "vendor", "node_modules", "testdata", "fixtures", "__pycache__", "site-packages", "dist", "build",
+    "venv", "env", "third_party",
+})
+"""Folders never scanned (besides hidden ones such as ``.git``): vendored code, Go
+``testdata`` and test fixtures, build output and virtual environments."""
+
+SOURCE_SUFFIXES = {".go": "go", ".py": "python", ".md": "markdown", ".markdown": "markdown"}
+MAX_FILE_SIZE = 2 * 1024 * 1024
+SERIAL_BELOW = 256 * 1024  # bytes: smaller trees are scanned in this process when jobs is automatic
+
+Result = Union[SourceFile, DocFile, Skipped]
+
+
+def walk(root: Path, excluded: Iterable[str] = EXCLUDED_DIRS, max_size: int = MAX_FILE_SIZE
+         ) -> tuple[list[tuple[str, str, int]], list[Skipped]]:
+    """``(relpath, language, size)`` of every file to scan, sorted, and the files refused."""
+    skip_dirs = frozenset(excluded)
+    real_root = root.resolve()
+    files: list[tuple[str, str, int]] = []
+    skipped: list[Skipped] = []
+    for folder, dirs, names in os.walk(real_root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in skip_dirs
+                         and not d.endswith(".egg-info"))
+        for name in names:
+            lang = SOURCE_SUFFIXES.get(os.path.splitext(name)[1])
+            if lang is None or _is_test(name, lang):
+                continue
+            full = os.path.join(folder, name)
+            rel = Path(os.path.relpath(full, real_root)).as_posix()
+            if os.path.islink(full):
+                target = Path(full).resolve()
+                if real_root not in target.parents:
+                    skipped.append(Skipped(rel, "a symlink out of the root"))
+                    continue
+            try:
+                size = os.stat(full).st_size
+            except OSError as exc:
+                skipped.append(Skipped(rel, f"cannot stat: {exc.strerror}"))
+                continue
+            if size > max_size:
+                skipped.append(Skipped(rel, f"over the size limit ({size} > {max_size} bytes)"))
+                continue
+            files.append((rel, lang, size))
+    files.sort()
+    return files, skipped
+
+
+def _is_test(name: str, lang: str) -> bool:
+    if lang == "go":
+        return name.endswith("_test.go")
+    if lang == "python":
+        return name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py"
+    return False
+
+
+def scan_file(root: str, rel: str, lang: str) -> Result:
+    """Read and scan one file; any failure to read or parse becomes a ``Skipped``."""
+    try:
+        raw = Path(root, rel).read_bytes()
+        text = raw.decode("utf-8")
+    except OSError as exc:
+        return Skipped(rel, f"cannot read: {exc.strerror}")
+    except UnicodeDecodeError:
+        return Skipped(rel, "not UTF-8")
+    if "\x00" in text:
+        return Skipped(rel, "holds NUL bytes")
+    try:
+        if lang == "go":
+            from driftguard.discover.candidates_go import scan_go
+            return scan_go(rel, text)
+        if lang == "python":
+            from driftguard.discover.candidates_py import scan_python
+            return scan_python(rel, text)
+        from driftguard.discover.candidates_md import scan_markdown
+        return scan_markdown(rel, text)
+    except DriftguardError as exc:
+        return Skipped(rel, exc.message)
+    except (RecursionError, MemoryError):
+        return Skipped(rel, "nested too deeply to scan")
+    except Exception as exc:  # one odd file must not stop a scan of thousands; it is reported
+        return Skipped(rel, f"could not be scanned: {type(exc).__name__}: {exc}")
+
+
+def scan_chunk(root: str, chunk: list[tuple[str, str]]) -> list[Result]:
+    return [scan_file(root, rel, lang) for rel, lang in chunk]
+
+
+def chunks(files: list[tuple[str, str, int]], count: int) -> list[list[tuple[str, str]]]:
+    """``count`` chunks of about equal bytes: largest files first, each to the lightest chunk."""
+    bins: list[list[tuple[str, str]]] = [[] for _ in range(max(count, 1))]
+    loads = [0] * len(bins)
+    for rel, lang, size in sorted(files, key=lambda f: (-f[2], f[0])):
+        i = loads.index(min(loads))
+        bins[i].append((rel, lang))
+        loads[i] += size + 2048  # a fixed cost per file, besides its bytes
+    return [b for b in bins if b]
+
+
+def default_jobs() -> int:
+    try:
+        return max(len(os.sched_getaffinity(0)), 1)  # type: ignore[attr-defined]
+    except AttributeError:  # pragma: no cover - not on Linux
+        return max(os.cpu_count() or 1, 1)
+
+
+def scan_all(root: Path, files: list[tuple[str, str, int]], jobs: int | None) -> tuple[list[Result], int]:
+    """Scan ``files``; returns the results in path order and the number of processes used."""
+    automatic = jobs is None
+    workers = default_jobs() if jobs is None else max(int(jobs), 1)
+    total = sum(size for _, _, size in files)
+    if workers == 1 or len(files) < 2 or (automatic and total < SERIAL_BELOW):
+        return scan_chunk(str(root), [(rel, lang) for rel, lang, _ in files]), 1
+    workers = min(workers, len(files))
+    parts = chunks(files, workers * 4)
+    results: list[Result] = []
+    with ProcessPoolExecutor(max_workers=workers, mp_context=_context()) as pool:
+        for part in pool.map(scan_chunk, [str(root)] * len(parts), parts):
+            results += part
+    results.sort(key=lambda r: r.path)
+    return results, workers
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    """``fork`` where it is safe (no other threads), as it starts workers with the parsers loaded."""
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("spawn" if "spawn" in methods else None)

@@ -1,0 +1,137 @@
+"""Phrase templates: the words right around a quantity, long enough to be exact.
+
+A template is cut from the sentence at whitespace, a few words before and after
+the quantity. It is accepted when, run the way ``check`` runs it
+(``driftguard.claims.template_regex`` over every sentence of the document),
+it reads exactly this quantity from this sentence and nothing else, or at most
+other sentences stating the same value; otherwise it is lengthened, and as a
+last resort restricted to the quantity's section.
+"""
+
+from __future__ import annotations
+
+import re
+
+from driftguard.claims import template_regex
+from driftguard.discover.model import DocFile, QuantityClaim
+from driftguard.model import DriftguardError, Value
+from driftguard.quantities import QuantityError, parse_quantity
+
+SCHEDULE = ((2, 0), (0, 2), (1, 1), (2, 1), (1, 2), (3, 0), (0, 3), (3, 1), (2, 2), (1, 3), (4, 0), (3, 2),
+            (2, 3), (4, 1), (5, 0), (4, 3), (3, 4), (6, 0), (5, 5), (8, 8), (99, 99))
+"""(words before, words after) tried in this order."""
+
+_TOKEN = re.compile(r"\S+")
+_WORDY = re.compile(r"[A-Za-z0-9]")
+
+
+def _cut_before(text: str, count: int) -> int:
+    """Where a template starts to hold ``count`` word tokens before the end of ``text``."""
+    if count == 0:
+        tokens = list(_TOKEN.finditer(text))
+        if tokens and tokens[-1].end() == len(text):  # a token glued to the quantity, e.g. "("
+            return tokens[-1].start() if not _WORDY.search(tokens[-1].group()) else len(text)
+        return len(text)
+    seen, start = 0, len(text)
+    for token in reversed(list(_TOKEN.finditer(text))):
+        start = token.start()
+        if _WORDY.search(token.group()):
+            seen += 1
+            if seen == count:
+                break
+    return start
+
+
+def _cut_after(text: str, count: int) -> int:
+    if count == 0:
+        return 0
+    seen, end = 0, 0
+    for token in _TOKEN.finditer(text):
+        end = token.end()
+        if _WORDY.search(token.group()):
+            seen += 1
+            if seen == count:
+                break
+    return end
+
+
+def candidates(claim: QuantityClaim) -> list[str]:
+    text, a, b = claim.text, claim.start, claim.end
+    out: list[str] = []
+    for before, after in SCHEDULE:
+        start = _cut_before(text[:a], before)
+        end = b + _cut_after(text[b:], after)
+        lead, tail = text[start:a], text[b:end]
+        if "{" in lead + tail or "}" in lead + tail or not re.search(r"[A-Za-z]", lead + tail):
+            continue
+        template = lead + "{value}" + tail
+        if template not in out:
+            out.append(template)
+    return out
+
+
+def phrase_for(doc: DocFile, claim: QuantityClaim, value: Value
+               ) -> tuple[str, str | None, list[tuple[int, int]]] | None:
+    """``(template, section or None, (sentence index, value start) of what it reads)``, or None."""
+    texts = doc.sentences
+    fallback: tuple[str, str | None, list[tuple[int, int]]] | None = None
+    scopes: list[tuple[str | None, list[int]]] = [(None, list(range(len(texts))))]
+    section = next((s for s in doc.sections if s.title == claim.section and s.addressable), None)
+    if section is not None:
+        inside = [i for i, t in enumerate(texts) if section.body_start <= t.offset < section.end]
+        scopes.append((section.title, inside))
+    lows = [t.text.lower() for t in texts]
+    for title, indices in scopes:
+        for template in candidates(claim):
+            read = _judge(template, texts, lows, indices, claim, value)
+            if read == [(claim.sentence, claim.start)]:
+                return template, title, read
+            if read and fallback is None:
+                fallback = (template, title, read)
+    return fallback
+
+
+def _judge(template: str, texts: tuple, lows: list[str], indices: list[int], claim: QuantityClaim,
+           value: Value) -> list[tuple[int, int]]:
+    """The sentences the template reads, all stating ``value`` and this claim's exactly; else [].
+
+    Compiling a template (it embeds the whole quantity grammar) is the expensive step, so a
+    literal pre-check decides the plain case: the literal before ``{value}`` occurs once in
+    this sentence, right before the quantity, and no other sentence holds both literals. Any
+    other case runs the real regex.
+    """
+    if claim.sentence not in indices:
+        return []
+    lead, _, tail = template.partition("{value}")
+    low_lead, low_tail = lead.lower(), tail.lower()
+    own = lows[claim.sentence]
+    others = [i for i in indices if i != claim.sentence and low_lead in lows[i] and low_tail in lows[i]]
+    plain = (lead and template.isascii() and not others and own.count(low_lead) == 1
+             and own.find(low_lead) + len(lead) == claim.start)
+    if plain:
+        return [(claim.sentence, claim.start)]
+    return _run(template, texts, [claim.sentence] + others, claim, value)
+
+
+def _run(template: str, texts: tuple, indices: list[int], claim: QuantityClaim, value: Value
+         ) -> list[tuple[int, int]]:
+    try:
+        regex = template_regex(template)
+    except DriftguardError:
+        return []
+    read = []
+    for i in sorted(indices):
+        m = regex.search(texts[i].text)
+        if m is None:
+            continue
+        if i == claim.sentence:
+            if (m.start("value"), m.end("value")) != (claim.start, claim.end):
+                return []
+        else:
+            try:
+                if not parse_quantity(m.group("value")).same(value):
+                    return []
+            except QuantityError:
+                return []
+        read.append((i, m.start("value")))
+    return read if (claim.sentence, claim.start) in read else []
