@@ -56,6 +56,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def environment(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     """Set the children's environment and describe the machine."""
     cache = "as the environment has it"
+    # every figure is a cold run: driftguard's own fact cache would make repeats warm
+    os.environ["DRIFTGUARD_NO_CACHE"] = "1"
     if not args.no_bytecode_cache:  # a normal install has .pyc files; never write them into the repo
         os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
         os.environ["PYTHONPYCACHEPREFIX"] = str(work / "pycache")

@@ -23,6 +23,8 @@ def _common(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--config", metavar="F", help="the config file (default: driftguard.yaml here or above)")
     sub.add_argument("--root", metavar="DIR", help="the folder config paths are relative to (overrides `root:`)")
     sub.add_argument("--output", metavar="F", help="write the output to F instead of standard output")
+    sub.add_argument("--no-cache", action="store_true",
+                     help="neither read nor write the fact cache (also DRIFTGUARD_NO_CACHE=1)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -122,6 +124,15 @@ def _load(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     return load_config(path, root=root)
 
 
+def _cache(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    """The on-disk fact cache for check, report and facts, unless turned off."""
+    if getattr(args, "no_cache", False):
+        return None
+    from driftguard.cache import default_cache
+
+    return default_cache()
+
+
 def _emit(args: argparse.Namespace, text: str) -> None:
     if text and not text.endswith("\n"):
         text += "\n"
@@ -139,7 +150,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     rules = None
     if args.paths:
         rules = rules_touching(config, [_relative(p, config.root) for p in args.paths])
-    result = Engine(config).run(rules)
+    result = Engine(config, _cache(args)).run(rules)
     _emit(args, renderer(CHECK_FORMATS, args.format)(result))
     return result.exit_code
 
@@ -148,7 +159,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     from driftguard.engine import Engine
     from driftguard.reporters import REPORT_FORMATS, renderer
 
-    result = Engine(_load(args)).run()
+    result = Engine(_load(args), _cache(args)).run()
     _emit(args, renderer(REPORT_FORMATS, args.format)(result))
     return result.exit_code
 
@@ -162,7 +173,7 @@ def cmd_facts(args: argparse.Namespace) -> int:
         print(f"driftguard: error: unknown fact(s): {', '.join(unknown)}; known: {', '.join(config.facts)}",
               file=sys.stderr)
         return ExitCode.ERROR
-    engine = Engine(config)
+    engine = Engine(config, _cache(args))
     lines, code = [], ExitCode.CLEAN
     for name in args.names or list(config.facts):
         spec = config.facts[name]

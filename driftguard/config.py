@@ -137,8 +137,8 @@ def _build(r: Reader, data: Any, path: Path, root: Path | None, max_size: int | 
 
 def _fact(r: Reader, facts: Any, name: str) -> FactSpec:
     key = f"facts.{name}"
-    body = r.mapping(facts[name], key, required={"file"}, optional={*SELECTOR_KEYS, "values", "scalar"})
     line = r.line_of(facts, name)
+    body = r.mapping(facts[name], key, required={"file"}, optional={*SELECTOR_KEYS, "values", "scalar"}, line=line)
     chosen = [k for k in SELECTOR_KEYS if k in body]
     if len(chosen) != 1:
         found = ", ".join(chosen) or "none"
@@ -188,8 +188,9 @@ _CLAIM_KEYS = {"table", "column", "rows", "section", "code_spans", "list", "phra
 
 def _rule(r: Reader, rules: Any, i: int, facts: dict[str, FactSpec]) -> Rule:
     key = f"rules[{i}]"
-    body = r.mapping(rules[i], key, required={"id", "doc"}, optional={"why", "fact", "facts", "direction", *_CLAIM_KEYS})
     line = rules.item_lines[i]
+    body = r.mapping(rules[i], key, required={"id", "doc"},
+                     optional={"why", "fact", "facts", "direction", *_CLAIM_KEYS}, line=line)
     rule_id = r.value(body, "id", str, key)
     if not RULE_ID.match(rule_id):
         r.fail(body, "id", f"{key}.id: expected lower case letters, digits and dashes, got {rule_id!r}")

@@ -28,8 +28,8 @@ class Reader:
     def loc(self, mapping: Any, key: str) -> Location:
         return Location(self.path, self.line_of(mapping, key))
 
-    def loc_of(self, node: Any) -> Location:
-        return Location(self.path, getattr(node, "line", None) or None)
+    def loc_of(self, node: Any, line: int | None = None) -> Location:
+        return Location(self.path, getattr(node, "line", None) or line or None)
 
     def fail(self, mapping: Any, key: str, message: str) -> NoReturn:
         raise ConfigError(message, self.loc(mapping, key))
@@ -48,10 +48,12 @@ class Reader:
         required: set[str] = frozenset(),  # type: ignore[assignment]
         optional: set[str] = frozenset(),  # type: ignore[assignment]
         any_keys: bool = False,
+        line: int | None = None,
     ) -> dict[str, Any]:
+        """``node`` as a mapping with only known keys; ``line`` places a node that has none."""
         label = where or "the config"
         if not isinstance(node, dict):
-            raise ConfigError(f"{label}: expected a mapping, got {_describe(node)}", self.loc_of(node))
+            raise ConfigError(f"{label}: expected a mapping, got {_describe(node)}", self.loc_of(node, line))
         if any_keys:
             return node
         known = required | optional

@@ -3,12 +3,14 @@
 Each source and document is read and parsed once per run (``Workspace``
 caches both, failures included), and each fact is extracted once however many
 rules use it. The engine never formats output; it returns a ``Result``.
+Given a ``FactCache`` (``driftguard.cache``), a fact or claim whose file,
+spec and code are unchanged since a previous run is read back without parsing.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from driftguard.compare import compare_rows, compare_scalar, compare_set, error_finding
 from driftguard.config import Config, FactSpec, Rule
@@ -18,12 +20,16 @@ from driftguard.model import (
     DriftguardError,
     Fact,
     Finding,
+    Item,
     Location,
     Status,
 )
 from driftguard.specs import TableClaim
 from driftguard.sources import load_reader, reader_name
 from driftguard.workspace import Workspace
+
+if TYPE_CHECKING:
+    from driftguard.cache import FactCache
 
 
 @dataclass(frozen=True)
@@ -62,8 +68,9 @@ class Result:
 class Engine:
     """One run over one config: caches shared by every rule."""
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, cache: FactCache | None = None) -> None:
         self.config = config
+        self.cache = cache  # None: nothing is read from or written to disk but the run's files
         self.workspace = Workspace(config.root, config.max_file_size)
 
     def fact(self, spec: FactSpec) -> Fact:
@@ -72,21 +79,33 @@ class Engine:
 
     def _extract(self, spec: FactSpec) -> Fact:
         module = reader_name(spec.file, spec.selector)
-        reader = load_reader(module)
-        tree = self.workspace.cached(
-            module, spec.file, lambda: reader.parse(spec.file, self.workspace.read_text(spec.file))
-        )
-        items = tuple(reader.extract(tree, spec.selector, spec.file))
+        ws = self.workspace
+
+        def extract() -> tuple[Item, ...]:
+            reader = load_reader(module)  # imported here, so a cache hit never imports a parser
+            tree = ws.cached(module, spec.file, lambda: reader.parse(spec.file, ws.read_text(spec.file)))
+            return tuple(reader.extract(tree, spec.selector, spec.file))
+
+        if self.cache is None:
+            items = extract()
+        else:
+            items = self.cache.items(module, spec.file, ws.read_text(spec.file), spec.selector, extract)
         first = items[0].location if items and items[0].location else Location(spec.file)
         return Fact(name=spec.name, items=items, scalar=spec.scalar, location=first)
 
     def claim(self, rule: Rule) -> Claim:
-        from driftguard.claims import read_claim
-        from driftguard.documents import parse_document
-
         ws = self.workspace
-        doc = ws.cached("doc", rule.doc, lambda: parse_document(rule.doc, ws.read_text(rule.doc)))
-        return read_claim(doc, rule.claim)
+
+        def read() -> Claim:
+            from driftguard.claims import read_claim  # markdown-it is imported only here
+            from driftguard.documents import parse_document
+
+            doc = ws.cached("doc", rule.doc, lambda: parse_document(rule.doc, ws.read_text(rule.doc)))
+            return read_claim(doc, rule.claim)
+
+        if self.cache is None:
+            return read()
+        return self.cache.claim(rule.doc, ws.read_text(rule.doc), rule.claim, read)
 
     def judge(self, rule: Rule) -> RuleResult:
         facts: dict[str, Fact] = {}

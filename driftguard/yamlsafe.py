@@ -3,12 +3,22 @@
 The config is composed (never constructed) with PyYAML's safe composer, then
 converted to plain values by hand: only the standard scalar, sequence and
 mapping tags are accepted, duplicate keys are refused, and alias expansion is
-bounded so a nested-alias bomb is refused at once instead of exhausting memory.
-Every mapping and sequence remembers the line of each of its entries.
+bounded so a nested-alias bomb is refused at once instead of exhausting memory;
+an alias inside its own anchor, and nesting deeper than ``MAX_DEPTH``, are
+refused too. Every mapping and sequence remembers the line of each entry.
+
+Composition uses libyaml (``yaml.CSafeLoader``, about ten times faster) when
+PyYAML was built with it, and PyYAML's own parser otherwise. The two disagree
+on a few corners (tabs, byte order marks, ``?`` in flow collections, ``!``
+tags, a ``#`` right after a block scalar header) and word their errors
+differently.
+So a text that touches one of those corners, and any text libyaml refuses, is
+composed again by PyYAML's parser: results and errors are the pure-Python ones.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import yaml
@@ -17,6 +27,16 @@ from driftguard.model import ConfigError, Location
 
 MAX_NODES = 100_000
 """How many nodes a config may expand to, counting each alias use anew."""
+
+MAX_DEPTH = 100
+"""How deeply mappings and sequences may nest (a real config needs about six)."""
+
+PYTHON_LOADER: type = yaml.SafeLoader
+LOADER: type = getattr(yaml, "CSafeLoader", PYTHON_LOADER)
+"""The loader tried first: libyaml's when PyYAML has it."""
+
+_DIVERGENT = re.compile(r"[\t\ufeff?]|(?:^|[\s,\[\]{}])!|[|>][-+0-9]*#", re.MULTILINE)
+"""Where libyaml and PyYAML's parser are known to part ways; PyYAML's decides there."""
 
 _SCALAR_TAGS = {
     "tag:yaml.org,2002:str",
@@ -43,10 +63,13 @@ class LineList(list):  # type: ignore[type-arg]
     item_lines: list[int]
 
 
-def load(text: str, path: str) -> Any:
-    """Parse ``text`` (the contents of ``path``) into plain values, or raise ConfigError."""
+def load(text: str, path: str, loader: type | None = None) -> Any:
+    """Parse ``text`` (the contents of ``path``) into plain values, or raise ConfigError.
+
+    ``loader`` is the loader class tried first (default ``LOADER``).
+    """
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = compose(text, LOADER if loader is None else loader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
@@ -56,16 +79,47 @@ def load(text: str, path: str) -> Any:
         raise ConfigError(f"not valid YAML: {problem}{where}", Location(path, line, column)) from None
     except yaml.YAMLError as exc:
         raise ConfigError(f"not valid YAML: {exc}", Location(path)) from None
+    except RecursionError:  # PyYAML's composer recurses once per level
+        raise ConfigError(f"the config nests more than {MAX_DEPTH} levels deep", _too_deep(text, path)) from None
     if node is None:
         return None
     return _Converter(path).convert(node)
+
+
+def compose(text: str, loader: type = PYTHON_LOADER) -> yaml.Node | None:
+    """The node tree of ``text``: with ``loader`` where it agrees with PyYAML's own
+    parser, else (or when it refuses the text) with PyYAML's parser."""
+    if loader is not PYTHON_LOADER and not _DIVERGENT.search(text):
+        try:
+            return yaml.compose(text, Loader=loader)
+        except (yaml.YAMLError, ValueError):  # ValueError: a lone surrogate libyaml cannot encode
+            pass
+    return yaml.compose(text, Loader=PYTHON_LOADER)
+
+
+def _too_deep(text: str, path: str) -> Location:
+    """Where the first collection nested deeper than MAX_DEPTH starts (PyYAML's
+    parser is iterative, so its events can be followed at any depth)."""
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=PYTHON_LOADER):
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    return Location(path, event.start_mark.line + 1, event.start_mark.column + 1)
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    except yaml.YAMLError:
+        pass
+    return Location(path)
 
 
 class _Converter:
     def __init__(self, path: str) -> None:
         self.path = path
         self.budget = MAX_NODES
-        self.loader = yaml.SafeLoader("")  # used only to resolve plain scalars
+        self.open: set[int] = set()  # ids of the collections on the path being converted
+        self.loader = PYTHON_LOADER("")  # used only to resolve plain scalars
 
     def _spend(self, node: yaml.Node) -> None:
         self.budget -= 1
@@ -82,10 +136,18 @@ class _Converter:
         self._spend(node)
         if isinstance(node, yaml.ScalarNode):
             return self._scalar(node)
-        if isinstance(node, yaml.SequenceNode):
-            return self._sequence(node)
-        if isinstance(node, yaml.MappingNode):
-            return self._mapping(node)
+        if id(node) in self.open:
+            raise ConfigError("a YAML alias refers to a collection that contains it", self._loc(node))
+        if len(self.open) >= MAX_DEPTH:
+            raise ConfigError(f"the config nests more than {MAX_DEPTH} levels deep", self._loc(node))
+        self.open.add(id(node))
+        try:
+            if isinstance(node, yaml.SequenceNode):
+                return self._sequence(node)
+            if isinstance(node, yaml.MappingNode):
+                return self._mapping(node)
+        finally:
+            self.open.discard(id(node))
         raise ConfigError("unsupported YAML node", self._loc(node))  # pragma: no cover
 
     def _scalar(self, node: yaml.ScalarNode) -> Any:

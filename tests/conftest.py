@@ -27,3 +27,9 @@ def write_tree(base: Path, files: dict[str, str | bytes]) -> Path:
 def tree(tmp_path: Path) -> Callable[[dict[str, str | bytes]], Path]:
     """``tree({"a.py": "...", "driftguard.yaml": "..."})`` writes the files and returns the folder."""
     return lambda files: write_tree(tmp_path, files)
+
+
+@pytest.fixture(autouse=True)
+def _private_fact_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """CLI runs in tests use a cache folder of their own, never the user's."""
+    monkeypatch.setenv("DRIFTGUARD_CACHE_DIR", str(tmp_path_factory.mktemp("dg-cache")))

@@ -5,7 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
+from driftguard import yamlsafe
 from driftguard.config import find_config, load_config
 from driftguard.model import ConfigError, Direction
 from driftguard.specs import Call, Constant, Constants, PhraseClaim, SectionClaim, TableClaim
@@ -77,47 +79,47 @@ def test_good_config_builds_frozen_specs(tmp_path: Path) -> None:
     assert rows.facts == ("ttl", "cap") and rows.claim.rows == (("Recovery", "ttl"), ("Cap", "cap"))
 
 
-@pytest.mark.parametrize(
-    "text, line, words",
-    [
-        ("version: 1\nrules: []\nfactz: {}\n", 3, ["unknown key factz", "did you mean 'facts'"]),
-        ("version: 2\nrules: []\n", 1, ["expected version: 1"]),
-        ("version: 1\n", 1, ["missing required key `rules`"]),
-        ("version: 1\nrules: {}\n", 2, ["rules: expected a list"]),
-        ("version: 1\nfacts:\n  a: {file: x.py, constant: A, constnt: B}\nrules: []\n", 3, ["unknown key facts.a.constnt"]),
-        ("version: 1\nfacts:\n  a: {file: x.py}\nrules: []\n", 3, ["expected exactly one selector"]),
-        ("version: 1\nfacts:\n  a: {file: /etc/passwd, constant: A}\nrules: []\n", 3, ["absolute"]),
-        ("version: 1\nfacts:\n  a: {file: ../x.py, constant: A}\nrules: []\n", 3, ["leaves the root"]),
-        ("version: 1\nfacts:\n  a: {file: x.py, constant: 5}\nrules: []\n", 3, ["facts.a.constant: expected a string, got int 5"]),
-        ("version: 1\nfacts:\n  a: {file: x.txt, pattern: '(unclosed'}\nrules: []\n", 3, ["invalid regular expression"]),
-        ("version: 1\nfacts:\n  a: {file: x.txt, pattern: 'nogroup'}\nrules: []\n", 3, ["one (group)"]),
-        ("version: 1\nrules:\n  - {id: r, fact: nope, doc: d.md, table: T}\n", 3, ["unknown fact 'nope'"]),
-        ("version: 1\nfacts:\n  a: {file: x.py, constant: A}\nrules:\n  - {id: r, fact: a, doc: d.md, table: T}\n",
-         5, ["needs a set fact"]),
-        ("version: 1\nfacts:\n  a: {file: x.py, constants: {type: T}}\nrules:\n  - {id: r, fact: a, doc: d.md, phrase: 'x {value}'}\n",
-         5, ["needs a scalar fact"]),
-        ("version: 1\nfacts:\n  a: {file: x.py, constants: {type: T}}\nrules:\n  - {id: r, fact: a, doc: d.md, table: T}\n"
-         "  - {id: r, fact: a, doc: d.md, table: T}\n", 6, ["duplicate rule id 'r'"]),
-        ("version: 1\nfacts:\n  a: {file: x.py, constants: {type: T}}\nrules:\n  - {id: R_1, fact: a, doc: d.md, table: T}\n",
-         5, ["lower case letters"]),
-        ("version: 1\nfacts:\n  a: {file: x.py, constants: {type: T}}\nrules:\n  - {id: r, fact: a, doc: d.md, table: T, direction: up}\n",
-         5, ["expected one of both, code-to-doc, doc-to-code"]),
-        ("version: 1\nfacts:\n  a: {file: x.py, constants: {type: T}}\nrules:\n  - {id: r, fact: a, doc: d.md}\n",
-         5, ["expected exactly one claim form"]),
-        ("version: 1\nfacts:\n  a: {file: x.py, constants: {type: T}}\nrules:\n  - {id: r, fact: a, doc: d.md, table: T, phrase: 'x {value}'}\n",
-         5, ["expected exactly one claim form"]),
-        ("version: 1\nfacts:\n  a: {file: x.py, constant: A}\nrules:\n  - {id: r, fact: a, doc: d.md, phrase: 'no placeholder'}\n",
-         5, ["`{value}` exactly once"]),
-        ("version: 1\nfacts:\n  a: {file: x.py, constants: {type: T}}\nrules:\n  - {id: r, fact: a, doc: d.md, section: S, code_spans: '[a-'}\n",
-         5, ["invalid regular expression"]),
-        ("version: 1\nfacts:\n  a: {file: x.py, constants: {type: T}}\nrules:\n  - {id: r, fact: a, facts: [a], doc: d.md, table: T}\n",
-         5, ["exactly one of `fact` or `facts`"]),
-        ("version: 1\nrules: [\n", 3, ["not valid YAML"]),
-        ("version: 1\nrules: !!python/object/apply:os.system ['echo hi']\n", 2, ["is not allowed"]),
-        ("version: 1\nversion: 1\nrules: []\n", 2, ["duplicate key 'version'"]),
-        ("- just\n- a list\n", 1, ["expected a mapping"]),
-    ],
-)
+BAD_CONFIGS = [
+    ("version: 1\nrules: []\nfactz: {}\n", 3, ["unknown key factz", "did you mean 'facts'"]),
+    ("version: 2\nrules: []\n", 1, ["expected version: 1"]),
+    ("version: 1\n", 1, ["missing required key `rules`"]),
+    ("version: 1\nrules: {}\n", 2, ["rules: expected a list"]),
+    ("version: 1\nfacts:\n  a: {file: x.py, constant: A, constnt: B}\nrules: []\n", 3, ["unknown key facts.a.constnt"]),
+    ("version: 1\nfacts:\n  a: {file: x.py}\nrules: []\n", 3, ["expected exactly one selector"]),
+    ("version: 1\nfacts:\n  a: {file: /etc/passwd, constant: A}\nrules: []\n", 3, ["absolute"]),
+    ("version: 1\nfacts:\n  a: {file: ../x.py, constant: A}\nrules: []\n", 3, ["leaves the root"]),
+    ("version: 1\nfacts:\n  a: {file: x.py, constant: 5}\nrules: []\n", 3, ["facts.a.constant: expected a string, got int 5"]),
+    ("version: 1\nfacts:\n  a: {file: x.txt, pattern: '(unclosed'}\nrules: []\n", 3, ["invalid regular expression"]),
+    ("version: 1\nfacts:\n  a: {file: x.txt, pattern: 'nogroup'}\nrules: []\n", 3, ["one (group)"]),
+    ("version: 1\nrules:\n  - {id: r, fact: nope, doc: d.md, table: T}\n", 3, ["unknown fact 'nope'"]),
+    ("version: 1\nfacts:\n  a: {file: x.py, constant: A}\nrules:\n  - {id: r, fact: a, doc: d.md, table: T}\n",
+     5, ["needs a set fact"]),
+    ("version: 1\nfacts:\n  a: {file: x.py, constants: {type: T}}\nrules:\n  - {id: r, fact: a, doc: d.md, phrase: 'x {value}'}\n",
+     5, ["needs a scalar fact"]),
+    ("version: 1\nfacts:\n  a: {file: x.py, constants: {type: T}}\nrules:\n  - {id: r, fact: a, doc: d.md, table: T}\n"
+     "  - {id: r, fact: a, doc: d.md, table: T}\n", 6, ["duplicate rule id 'r'"]),
+    ("version: 1\nfacts:\n  a: {file: x.py, constants: {type: T}}\nrules:\n  - {id: R_1, fact: a, doc: d.md, table: T}\n",
+     5, ["lower case letters"]),
+    ("version: 1\nfacts:\n  a: {file: x.py, constants: {type: T}}\nrules:\n  - {id: r, fact: a, doc: d.md, table: T, direction: up}\n",
+     5, ["expected one of both, code-to-doc, doc-to-code"]),
+    ("version: 1\nfacts:\n  a: {file: x.py, constants: {type: T}}\nrules:\n  - {id: r, fact: a, doc: d.md}\n",
+     5, ["expected exactly one claim form"]),
+    ("version: 1\nfacts:\n  a: {file: x.py, constants: {type: T}}\nrules:\n  - {id: r, fact: a, doc: d.md, table: T, phrase: 'x {value}'}\n",
+     5, ["expected exactly one claim form"]),
+    ("version: 1\nfacts:\n  a: {file: x.py, constant: A}\nrules:\n  - {id: r, fact: a, doc: d.md, phrase: 'no placeholder'}\n",
+     5, ["`{value}` exactly once"]),
+    ("version: 1\nfacts:\n  a: {file: x.py, constants: {type: T}}\nrules:\n  - {id: r, fact: a, doc: d.md, section: S, code_spans: '[a-'}\n",
+     5, ["invalid regular expression"]),
+    ("version: 1\nfacts:\n  a: {file: x.py, constants: {type: T}}\nrules:\n  - {id: r, fact: a, facts: [a], doc: d.md, table: T}\n",
+     5, ["exactly one of `fact` or `facts`"]),
+    ("version: 1\nrules: [\n", 3, ["not valid YAML"]),
+    ("version: 1\nrules: !!python/object/apply:os.system ['echo hi']\n", 2, ["is not allowed"]),
+    ("version: 1\nversion: 1\nrules: []\n", 2, ["duplicate key 'version'"]),
+    ("- just\n- a list\n", 1, ["expected a mapping"]),
+]
+
+
+@pytest.mark.parametrize("text, line, words", BAD_CONFIGS)
 def test_bad_config_names_line_and_expectation(tmp_path: Path, text: str, line: int, words: list[str]) -> None:
     err = error_of(tmp_path, text)
     assert err.location is not None and err.location.path.endswith("driftguard.yaml")
@@ -163,3 +165,91 @@ def test_root_key_and_override(tmp_path: Path) -> None:
     cfg.write_text("version: 1\nroot: ../..\nrules: []\n")
     assert load_config(cfg).root == tmp_path.resolve()
     assert load_config(cfg, root=tmp_path / "examples").root == tmp_path / "examples"
+
+
+# -- libyaml and PyYAML's own parser give the same configs and the same errors ----
+
+LOADERS = [yaml.SafeLoader] + ([yaml.CSafeLoader] if hasattr(yaml, "CSafeLoader") else [])
+
+SYNTAX_ERRORS = [
+    "version: 1\nrules:\n  - id: a\n   bad: [\n",
+    "version: 1\nrules: [a, b\n",
+    "version: 1\nrules: []\nfacts: {a: 1\n",
+    "version: 1\nrules: 'open\n",
+    "version: 1\nrules: \"bad \\q escape\"\n",
+    "version: 1\nrules: *nowhere\n",
+    "version: 1\nrules: []\nx: &a 1\ny: &a 2\n",
+    "version: 1\nrules: []\n---\nversion: 1\n",
+    "version: 1\nrules: [\x01]\n",
+]
+DIVERGENT = [  # texts libyaml alone reads differently from PyYAML's parser
+    "version: 1\nrules:\t[]\n",
+    "version: 1\nrules: []\nfacts: {a: {file: x.txt, pattern: a?b}}\n",
+    "version: 1\nrules: []\nroot: !\n",
+    "version: 1\nrules: []\nwhy: |#x\n  text\n",
+    "version: 1\nrules: []\n\ufeffroot: .\n",
+]
+NESTING = [
+    "version: 1\nrules: []\nfacts: &a {b: *a}\n",
+    "version: 1\nrules: &r [*r]\n",
+    "version: 1\nrules: []\nfacts: " + "[" * 150 + "]" * 150 + "\n",
+    "version: 1\nrules: []\nfacts: " + "[" * 800 + "]" * 800 + "\n",
+]
+
+
+def outcome(tmp_path: Path, text: str) -> object:
+    """The config or the error (message and location) that ``text`` gives."""
+    try:
+        return load(tmp_path, text)
+    except ConfigError as exc:
+        return ("error", exc.message, exc.location)
+
+
+@pytest.mark.parametrize("loader", LOADERS, ids=lambda cls: cls.__name__)
+@pytest.mark.parametrize("text", [GOOD.lstrip("\n")] + [case[0] for case in BAD_CONFIGS] + SYNTAX_ERRORS + DIVERGENT
+                         + NESTING)
+def test_each_loader_gives_the_pure_python_result(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   loader: type, text: str) -> None:
+    monkeypatch.setattr(yamlsafe, "LOADER", yaml.SafeLoader)
+    expected = outcome(tmp_path, text)
+    monkeypatch.setattr(yamlsafe, "LOADER", loader)
+    assert outcome(tmp_path, text) == expected
+
+
+@pytest.mark.parametrize("loader", LOADERS, ids=lambda cls: cls.__name__)
+@pytest.mark.parametrize("text, line, words", BAD_CONFIGS)
+def test_bad_configs_read_the_same_with_each_loader(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                    loader: type, text: str, line: int, words: list[str]) -> None:
+    monkeypatch.setattr(yamlsafe, "LOADER", loader)
+    err = error_of(tmp_path, text)
+    assert err.location.line == line and all(word in err.message for word in words), str(err)
+
+
+@pytest.mark.parametrize("loader", LOADERS, ids=lambda cls: cls.__name__)
+@pytest.mark.parametrize("text, words", [
+    (NESTING[0], "refers to a collection that contains it"),
+    (NESTING[1], "refers to a collection that contains it"),
+    (NESTING[2], "nests more than 100 levels deep"),
+    (NESTING[3], "nests more than 100 levels deep"),
+])
+def test_recursive_aliases_and_deep_nesting_are_config_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                              loader: type, text: str, words: str) -> None:
+    monkeypatch.setattr(yamlsafe, "LOADER", loader)
+    assert words in error_of(tmp_path, text).message
+
+
+@pytest.mark.skipif(not hasattr(yaml, "CSafeLoader"), reason="PyYAML without libyaml")
+def test_libyaml_composes_plain_configs_and_would_differ_on_the_divergent_ones() -> None:
+    node = yamlsafe.compose(GOOD, yaml.CSafeLoader)
+    assert node.start_mark.buffer is None  # libyaml's marks carry no buffer: it did the work
+    assert yamlsafe.compose(GOOD, yaml.SafeLoader).start_mark.buffer is not None
+    for text in DIVERGENT:  # without the fallback these would read differently
+        assert _raw(text, yaml.CSafeLoader) != _raw(text, yaml.SafeLoader), text
+
+
+def _raw(text: str, loader: type) -> object:
+    try:
+        node = yaml.compose(text, Loader=loader)
+    except yaml.YAMLError as exc:
+        return ("error", getattr(exc, "problem", str(exc)))
+    return yaml.SafeLoader("").construct_document(node) if node else None
