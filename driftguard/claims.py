@@ -15,6 +15,7 @@ from typing import Callable, Iterable, TypeVar
 from driftguard.document_model import Cell, Document, Row, Section, Table, fold_key
 from driftguard.model import Claim, ClaimNotFound, Item, Location, PatternError, Value
 from driftguard.quantities import QUANTITY_PATTERN, QuantityError, parse_quantity
+from driftguard.regex_guard import search_each
 from driftguard.specs import ClaimForm, MentionsClaim, PhraseClaim, SectionClaim, TableClaim
 
 T = TypeVar("T")
@@ -119,9 +120,11 @@ def _section_claim(doc: Document, form: SectionClaim) -> Claim:
         what = "bullet list items"
     else:
         pattern = _compile(doc, form.code_spans) if form.code_spans else None
-        items = [Item(Value.string(c.text), Location(doc.path, c.line), c.span)
-                 for c in _within(doc.code_spans, section, lambda c: c.span[0])
-                 if pattern is None or pattern.search(c.text)]
+        spans = _within(doc.code_spans, section, lambda c: c.span[0])
+        if pattern is not None:  # one bounded batch for the whole section
+            keep = search_each(pattern, [c.text for c in spans], where)
+            spans = [c for c, kept in zip(spans, keep) if kept]
+        items = [Item(Value.string(c.text), Location(doc.path, c.line), c.span) for c in spans]
         what = f"code spans matching '{form.code_spans}'" if pattern else "code spans"
     if not items:
         raise ClaimNotFound(_gone(f"section '{section.title}' has no {what}"), where)
@@ -190,7 +193,7 @@ def _quantity(text: str) -> Value:
 def _compile(doc: Document, pattern: str) -> re.Pattern[str]:
     try:
         return re.compile(pattern)
-    except re.error as exc:
+    except (re.error, RecursionError, OverflowError) as exc:  # nested too deeply; a repeat count too large
         raise PatternError(f"invalid regular expression {pattern!r}: {exc}", Location(doc.path)) from None
 
 

@@ -104,8 +104,9 @@ class Reader:
         text = self.value(mapping, key, str, where)
         try:
             compiled = re.compile(text)
-        except re.error as exc:
-            self.fail(mapping, key, f"{where}.{key}: invalid regular expression {text!r}: {exc}")
+        except (re.error, RecursionError, OverflowError) as exc:  # the last two: nesting or repeats too large
+            reason = exc if isinstance(exc, re.error) else "it nests or repeats too deeply to compile"
+            self.fail(mapping, key, f"{where}.{key}: invalid regular expression {text!r}: {reason}")
         if groups is not None and compiled.groups < groups:
             self.fail(mapping, key, f"{where}.{key}: expected a regular expression with one (group), got {text!r}")
         return text

@@ -2,18 +2,24 @@
 
 Every path is resolved against the root and refused when it leaves it (through
 ``..`` or a symlink, including a sibling folder that merely shares a prefix).
+Only regular files are read, and none over ``max_file_size`` bytes.
 Each file is read and parsed at most once per run, whatever number of rules
 use it; a failure is cached too, so every rule that needs the file reports it.
 """
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 from typing import Callable, TypeVar
 
 from driftguard.model import DriftguardError, Location, ReadError
 
 T = TypeVar("T")
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 
 
 class Workspace:
@@ -52,20 +58,7 @@ class Workspace:
 
     def _read(self, relpath: str) -> str:
         where = Location(relpath)
-        path = self.resolve(relpath)
-        if not path.exists():
-            raise ReadError("file not found", where)
-        if path.is_dir():
-            raise ReadError("expected a file, found a directory", where)
-        try:
-            size = path.stat().st_size
-            if size > self.max_file_size:
-                raise ReadError(
-                    f"file is {size} bytes, over the limit of {self.max_file_size} (max_file_size)", where
-                )
-            data = path.read_bytes()
-        except OSError as exc:
-            raise ReadError(f"cannot read the file: {exc.strerror or exc}", where) from None
+        data = self._read_bytes(self.resolve(relpath), where)
         self.bytes_read += len(data)
         if b"\0" in data:
             line = data.count(b"\n", 0, data.index(b"\0")) + 1
@@ -76,3 +69,39 @@ class Workspace:
             line = data.count(b"\n", 0, exc.start) + 1
             raise ReadError(f"file is not valid UTF-8 (byte {exc.start})", Location(relpath, line)) from None
         return text[1:] if text.startswith("\ufeff") else text
+
+    def _read_bytes(self, path: Path, where: Location) -> bytes:
+        """The bytes of a regular file of at most ``max_file_size`` bytes.
+
+        The file is opened without following a final symlink (one swapped in after
+        ``resolve``) and without blocking (a FIFO swapped in), then checked again on
+        the open descriptor, and read only up to the limit, even if it grows.
+        """
+        try:
+            info = os.stat(path)
+        except FileNotFoundError:
+            raise ReadError("file not found", where) from None
+        except OSError as exc:
+            raise ReadError(f"cannot read the file: {exc.strerror or exc}", where) from None
+        self._check(info, where)
+        limit = self.max_file_size
+        try:
+            fd = os.open(path, os.O_RDONLY | _NOFOLLOW | _NONBLOCK)
+            with os.fdopen(fd, "rb") as handle:
+                self._check(os.fstat(handle.fileno()), where)
+                data = handle.read(limit + 1)
+        except OSError as exc:
+            raise ReadError(f"cannot read the file: {exc.strerror or exc}", where) from None
+        if len(data) > limit:
+            raise ReadError(f"file is over the limit of {limit} bytes (max_file_size)", where)
+        return data
+
+    def _check(self, info: os.stat_result, where: Location) -> None:
+        if stat.S_ISDIR(info.st_mode):
+            raise ReadError("expected a file, found a directory", where)
+        if not stat.S_ISREG(info.st_mode):
+            raise ReadError("not a regular file (a FIFO, socket or device); refused", where)
+        if info.st_size > self.max_file_size:
+            raise ReadError(
+                f"file is {info.st_size} bytes, over the limit of {self.max_file_size} (max_file_size)", where
+            )

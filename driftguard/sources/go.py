@@ -133,7 +133,12 @@ def map_keys(tree: GoTree, sel: MapKeys) -> list[Item]:
     holder, literal = found[0]
     check_path(tree, [holder], what)
     ev = tree.evaluator()
-    keys = [map_key(ev, k, sel.resolve) for k in map_keys_of(literal)]
+    keys = []
+    for node in map_keys_of(literal):
+        try:
+            keys.append(map_key(ev, node, sel.resolve))
+        except FactNotFound as exc:
+            raise FactNotFound(exc.message, exc.location or tree.loc(node)) from None
     if not keys:
         raise FactNotFound(f"{what} has no keys", tree.loc(literal))
     return _unique(Item(value, tree.loc(node)) for node, value in keys)

@@ -10,6 +10,7 @@ the top level of the module; classes and functions are found at any depth.
 from __future__ import annotations
 
 import ast
+import warnings
 import bisect
 import re
 from itertools import accumulate
@@ -55,7 +56,9 @@ def _syntax_error(text: str, exc: cst.ParserSyntaxError) -> tuple[int, int, str]
         line = text.count("\n", 0, nul) + 1
         return line, nul - (text.rfind("\n", 0, nul) + 1) + 1, "a NUL byte is not valid in Python source"
     try:
-        ast.parse(text)
+        with warnings.catch_warnings():  # the user's SyntaxWarnings are not ours to print
+            warnings.simplefilter("ignore")
+            ast.parse(text)
     except SyntaxError as err:
         if err.lineno:
             return err.lineno, max(err.offset or 1, 1), err.msg

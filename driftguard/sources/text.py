@@ -5,9 +5,9 @@ occurrence of each value kept), or with ``scalar`` the single distinct match,
 read as a quantity where it is one. Patterns compile with ``re.MULTILINE`` so
 ``^`` and ``$`` anchor at lines, as in grep.
 
-Note: nothing here bounds the time a pathological (catastrophically
-backtracking) pattern may take; bounding it is the hostile-input work of
-issue 5.
+Matching goes through ``driftguard.regex_guard``: a pattern that backtracks
+catastrophically over the file is stopped at the time bound and reported as a
+``PatternError`` naming the file and the pattern.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from driftguard.model import (
     PatternError,
     Value,
 )
+from driftguard.regex_guard import first_groups
 from driftguard.specs import Pattern, Selector
 
 
@@ -56,10 +57,7 @@ def extract(tree: TextTree, selector: Selector, path: str) -> list[Item]:
             Location(path),
         )
     regex = compile_pattern(selector.regex, path)
-    found: dict[str, int] = {}
-    for match in regex.finditer(tree.text):
-        if match.group(1) is not None and match.group(1) not in found:
-            found[match.group(1)] = match.start(1)
+    found = dict(first_groups(regex, tree.text, Location(path)))
     if not found:
         raise FactNotFound(f"pattern {selector.regex!r} matches nothing", Location(path))
     if not selector.scalar:
@@ -78,7 +76,7 @@ def compile_pattern(pattern: str, path: str) -> re.Pattern[str]:
     """The compiled pattern; ``PatternError`` when it does not compile or has no group."""
     try:
         regex = re.compile(pattern, re.MULTILINE)
-    except re.error as exc:
+    except (re.error, RecursionError, OverflowError) as exc:  # nested too deeply; a repeat count too large
         raise PatternError(f"pattern {pattern!r} does not compile: {exc}", Location(path)) from None
     if regex.groups < 1:
         raise PatternError(f"pattern {pattern!r} has no (group) to take the value from", Location(path))
