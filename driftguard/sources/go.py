@@ -25,6 +25,7 @@ from driftguard.sources.go_index import (
     LANGUAGE, Index, Spec, ambiguous, build_index, case_returns, check_hidden, check_path, const_specs,
     local_maps, map_key, map_keys_of, nodes_of, not_found, text, type_matches,
 )
+from driftguard.regex_guard import search_each
 from driftguard.specs import Call, Constant, Constants, MapKeys, Selector, StringMethod
 
 IDENT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
@@ -78,9 +79,10 @@ def constants(tree: GoTree, sel: Constants) -> list[Item]:
     pattern = _regex(sel.name) if sel.name else None
     what = " and ".join(filter(None, [sel.type and f"consts of type {sel.type}",
                                       sel.name and f"consts named /{sel.name}/"]))
-    specs = [s for s in tree.index.specs if s.const
-             and (sel.type is None or type_matches(s.type, sel.type))
-             and (pattern is None or pattern.search(s.name))]
+    specs = [s for s in tree.index.specs if s.const and (sel.type is None or type_matches(s.type, sel.type))]
+    if pattern is not None:  # bounded in time, like every user regex
+        hits = search_each(pattern, [s.name for s in specs], Location(tree.path))
+        specs = [s for s, hit in zip(specs, hits) if hit]
     if not specs:
         raise not_found(tree, what)
     decls = list({id(s.decl): s.decl for s in specs}.values())

@@ -29,6 +29,7 @@ from driftguard.sources.python_eval import (
     fold,
     last_name,
 )
+from driftguard.regex_guard import search_each
 from driftguard.specs import Call, Constant, Constants, MapKeys, Pattern, Selector, StringMethod
 
 try:  # the hook libcst's own PositionProvider is built on
@@ -213,16 +214,24 @@ def extract(tree: PyTree, selector: Selector, path: str) -> list[Item]:
         raise ParseError(f"{path} is nested too deeply to read", Location(path)) from None
 
 
+def _named(bindings: list[Binding], pattern: re.Pattern[str] | None, path: str) -> list[Binding]:
+    """The bindings whose name ``pattern`` finds, matched within the user-regex time bound."""
+    if pattern is None:
+        return bindings
+    hits = search_each(pattern, [b.name for b in bindings], Location(path))
+    return [b for b, hit in zip(bindings, hits) if hit]
+
+
 def _constants(tree: PyTree, sel: Constants) -> list[Item]:
     pattern = _regex(sel.name, tree.path) if sel.name else None
     if sel.type:
         klass = _one_class(tree, sel.type)
-        found = [b for b in _members(klass) if pattern is None or pattern.search(b.name)]
+        found = _named(list(_members(klass)), pattern, tree.path)
         what = f"class {sel.type} has no members" + (f" matching {sel.name!r}" if pattern else "")
     else:
         assert pattern is not None, "a constants selector names a type or a name pattern"
         klass, what = None, f"no module-level assignment matches {sel.name!r}"
-        found = [b for b in tree.names.module_bindings if pattern.search(b.name)]
+        found = _named(list(tree.names.module_bindings), pattern, tree.path)
     if not found:
         raise FactNotFound(what, Location(tree.path))
     if sel.values == "names":

@@ -292,3 +292,19 @@ def test_a_config_regex_that_breaks_re_compile_is_a_config_error(repo, write, cl
         "rules:\n  - {id: r, fact: f, doc: d.md, section: D, list: true}\n")})
     run = cli(repo, "check")
     assert run.code == 2 and "driftguard.yaml:3: error: facts.f.pattern: invalid regular expression" in run.err
+
+
+@pytest.mark.parametrize("path, source", [("x.go", "package x\nconst {name} = 1\n"), ("x.py", "{name} = 1\n")])
+def test_a_backtracking_constants_name_regex_is_stopped(
+    path: str, source: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from driftguard.model import PatternError
+    from driftguard.sources import load_reader, reader_name
+    from driftguard.specs import Constants
+
+    monkeypatch.setenv("DRIFTGUARD_REGEX_TIMEOUT", "0.5")
+    reader = load_reader(reader_name(path, Constants(name="x")))
+    tree = reader.parse(path, source.format(name="a" * 40 + "b"))
+    with pytest.raises(PatternError, match=r"\^\(a\+\)\+\$"):
+        reader.extract(tree, Constants(name="^(a+)+$"), path)
+    assert [i.value.data for i in reader.extract(tree, Constants(name="^a+b$"), path)] == [1.0]
