@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Iterable
+
 from driftguard.config import Rule
 from driftguard.model import (
     FINDING_KINDS,
@@ -57,9 +59,10 @@ def compare_set(rule: Rule, facts: list[Fact], claim: Claim) -> list[Finding]:
     return findings
 
 
-def _by_key(items: object) -> dict[str, Item]:
+def _by_key(items: Iterable[Item]) -> dict[str, Item]:
+    """Items by canonical value, the first of equal values kept."""
     out: dict[str, Item] = {}
-    for item in items:  # type: ignore[attr-defined]
+    for item in items:
         out.setdefault(item.value.canonical, item)
     return out
 

@@ -16,7 +16,6 @@ from driftguard.compare import compare_rows, compare_scalar, compare_set, error_
 from driftguard.config import Config, FactSpec, Rule
 from driftguard.model import (
     Claim,
-    ClaimNotFound,
     DriftguardError,
     Fact,
     Finding,
@@ -118,9 +117,7 @@ class Engine:
         claim: Claim | None = None
         try:
             claim = self.claim(rule)
-        except ClaimNotFound as exc:
-            problems.append(error_finding(rule, exc))
-        except DriftguardError as exc:
+        except DriftguardError as exc:  # ClaimNotFound among them: error_finding words each kind
             problems.append(error_finding(rule, exc))
         findings = list(problems)
         if claim is not None:
