@@ -107,6 +107,8 @@ def _keep_breaks(region: str, new: str) -> str:
     out = words[0]
     for i, word in enumerate(words[1:]):
         out += (gaps[i] if i < len(gaps) else " ") + word
+    if any("\n" in g or "\r" in g for g in gaps[len(words) - 1:]):  # breaks the new words cannot carry
+        out += "\r\n" if "\r\n" in region else "\n"
     return out
 
 
