@@ -102,7 +102,7 @@ def build_cases(work: Path, sizes: list[int], source_bytes: int = 8000) -> list[
 
 
 def _config_files(config: Path, root: Path | None) -> int:
-    from driftguard.config import load_config
+    from driftguard.config.loader import load_config
 
     cfg = load_config(config, root=root)
     return len({r.doc for r in cfg.rules} | {f.file for f in cfg.facts.values()})
@@ -110,8 +110,8 @@ def _config_files(config: Path, root: Path | None) -> int:
 
 def verdicts(case: Case) -> tuple[dict[str, str], int, dict[str, str], int]:
     """Both tools' verdicts and bytes read (config included), from one in-process run each."""
-    from driftguard.config import load_config
-    from driftguard.engine import Engine
+    from driftguard.config.loader import load_config
+    from driftguard.judging.engine import Engine
 
     engine = Engine(load_config(case.config, root=case.root))
     result = engine.run()

@@ -262,8 +262,8 @@ def main(argv: list[str] | None = None) -> int:
               f"precision {precision(planted, list(found.proposals)):.3f} against the planted couplings")
         print("phases: " + ", ".join(f"{k} {v:.2f} s" for k, v in s.phases.items()))
         if args.check:
-            from driftguard.config import load_config
-            from driftguard.engine import Engine
+            from driftguard.config.loader import load_config
+            from driftguard.judging.engine import Engine
 
             config_path = Path(tmp) / "driftguard.yaml"
             config_path.write_text(render_config(found), encoding="utf-8")

@@ -112,26 +112,30 @@ def _child(config: str, root: str | None) -> None:
     step("import tree_sitter + tree_sitter_go", lambda: (__import__("tree_sitter"), __import__("tree_sitter_go")))
     if uses_python:
         step("import libcst", lambda: __import__("libcst"))
-    modules = ["driftguard.cli", "driftguard.config", "driftguard.engine", "driftguard.documents",
-               "driftguard.claims", "driftguard.quantities", "driftguard.sources.go", "driftguard.reporters.text"]
+    modules = ["driftguard.cli", "driftguard.config.loader", "driftguard.judging.engine", "driftguard.documents.reader",
+               "driftguard.documents.claims", "driftguard.quantities", "driftguard.sources.go", "driftguard.reporters.text"]
     if uses_python:
         modules.append("driftguard.sources.python")
     step("import driftguard modules", lambda: [__import__(m) for m in modules])
 
-    from driftguard import claims, config as config_mod, documents, engine, workspace
+    from driftguard.config import loader as config_mod
+    from driftguard.documents import claims, reader as documents
+    from driftguard.judging import engine, workspace
     from driftguard.sources import go
+    from driftguard.sources.go import reader as go_reader
 
     clock = _Clock()
     clock.wrap(config_mod, "load_config", "config: YAML + validation")
     clock.wrap(workspace.Workspace, "_read", "read files")
     clock.wrap(go, "parse", "Go: tree-sitter parse")
-    clock.wrap(go, "build_index", "Go: declaration index")
+    clock.wrap(go_reader, "build_index", "Go: declaration index")
     clock.wrap(go, "extract", "Go: extract facts")
     if uses_python:
         from driftguard.sources import python
+        from driftguard.sources.python import reader as python_reader
 
         clock.wrap(python, "parse", "Python: libcst parse")
-        clock.wrap(python.PyTree, "_index_positions", "Python: positions (codegen pass)")
+        clock.wrap(python_reader.PyTree, "_index_positions", "Python: positions (codegen pass)")
         clock.wrap(python, "extract", "Python: extract facts")
     clock.wrap(documents, "parse_document", "markdown: parse document")
     clock.wrap(claims, "template_regex", "claims: compile phrase regex")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from driftguard.config import load_config
-from driftguard.engine import Engine, Result
+from driftguard.config.loader import load_config
+from driftguard.judging.engine import Engine, Result
 
 
 def run(config_path: str | Path, root: str | Path | None = None) -> Result:

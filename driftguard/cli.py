@@ -112,7 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _load(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from driftguard.config import CONFIG_NAME, find_config, load_config
+    from driftguard.config.loader import CONFIG_NAME, find_config, load_config
     from driftguard.model import ConfigError
 
     path = Path(args.config) if args.config else find_config(Path.cwd())
@@ -128,7 +128,7 @@ def _cache(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     """The on-disk fact cache for check, report and facts, unless turned off."""
     if getattr(args, "no_cache", False):
         return None
-    from driftguard.cache import default_cache
+    from driftguard.judging.cache import default_cache
 
     return default_cache()
 
@@ -143,7 +143,7 @@ def _emit(args: argparse.Namespace, text: str) -> None:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from driftguard.engine import Engine, rules_touching
+    from driftguard.judging.engine import Engine, rules_touching
     from driftguard.reporters import CHECK_FORMATS, renderer
 
     config = _load(args)
@@ -156,7 +156,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from driftguard.engine import Engine
+    from driftguard.judging.engine import Engine
     from driftguard.reporters import REPORT_FORMATS, renderer
 
     result = Engine(_load(args), _cache(args)).run()
@@ -165,7 +165,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_facts(args: argparse.Namespace) -> int:
-    from driftguard.engine import Engine
+    from driftguard.judging.engine import Engine
 
     config = _load(args)
     unknown = [n for n in args.names if n not in config.facts]

@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING, Any, Iterator
 import pytest
 
 if TYPE_CHECKING:
-    from driftguard.config import Rule
-    from driftguard.engine import Engine, RuleResult
+    from driftguard.config.loader import Rule
+    from driftguard.judging.engine import Engine, RuleResult
 
 _PLUGIN_NAME = "driftguard-rules"
 
@@ -66,7 +66,7 @@ def _config_path(config: pytest.Config) -> Path:
     if named:
         base = config.inipath.parent if config.inipath else config.rootpath
         return (base / named).resolve()
-    from driftguard.config import CONFIG_NAME, find_config
+    from driftguard.config.loader import CONFIG_NAME, find_config
 
     found = find_config(config.rootpath)
     if found is None:
@@ -121,8 +121,8 @@ class DriftguardFile(pytest.File):
     engine: Engine
 
     def collect(self) -> Iterator[DriftguardItem]:
-        from driftguard.config import load_config
-        from driftguard.engine import Engine
+        from driftguard.config.loader import load_config
+        from driftguard.judging.engine import Engine
         from driftguard.model import DriftguardError, Location
 
         plugin = self.config.pluginmanager.get_plugin(_PLUGIN_NAME)

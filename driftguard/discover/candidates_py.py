@@ -24,8 +24,8 @@ def scan_python(path: str, text: str) -> SourceFile:
     import libcst as cst
 
     from driftguard.sources import python
-    from driftguard.sources.python_eval import block_statements, last_name
-    from driftguard.specs import Constant, Constants, MapKeys, StringMethod
+    from driftguard.sources.python.evaluate import block_statements, last_name
+    from driftguard.config.specs import Constant, Constants, MapKeys, StringMethod
 
     tree = python.parse(path, text)
     sets: list[CodeSet] = []

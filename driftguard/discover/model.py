@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Union
 
 from driftguard.model import Value
-from driftguard.specs import Constant, Constants, MapKeys, StringMethod
+from driftguard.config.specs import Constant, Constants, MapKeys, StringMethod
 
 SetSelector = Union[Constants, StringMethod, MapKeys]
 

@@ -2,7 +2,7 @@
 
 A template is cut from the sentence at whitespace, a few words before and after
 the quantity. It is accepted when, run the way ``check`` runs it
-(``driftguard.claims.template_regex`` over every sentence of the document),
+(``driftguard.documents.claims.template_regex`` over every sentence of the document),
 it reads exactly this quantity from this sentence and nothing else, or at most
 other sentences stating the same value; otherwise it is lengthened, and as a
 last resort restricted to the quantity's section.
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from driftguard.claims import template_regex
+from driftguard.documents.claims import template_regex
 from driftguard.discover.model import DocFile, QuantityClaim
 from driftguard.model import DriftguardError, Value
 from driftguard.quantities import QuantityError, parse_quantity

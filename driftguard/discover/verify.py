@@ -10,10 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable
 
-from driftguard.config import CONFIG_NAME, Config, FactSpec, Rule
+from driftguard.config.loader import CONFIG_NAME, Config, FactSpec, Rule
 from driftguard.discover.model import Proposal
 from driftguard.model import Direction, Status
-from driftguard.specs import ClaimForm, PhraseClaim, SectionClaim, TableClaim
+from driftguard.config.specs import ClaimForm, PhraseClaim, SectionClaim, TableClaim
 
 
 def claim_form(p: Proposal) -> ClaimForm:
@@ -41,7 +41,7 @@ def to_config(root: Path, proposals: Iterable[Proposal]) -> Config:
 
 def verify(root: Path, proposals: list[Proposal]) -> tuple[list[Proposal], list[tuple[Proposal, str]]]:
     """(the proposals whose rule passes, the others with the engine's first finding)."""
-    from driftguard.engine import Engine
+    from driftguard.judging.engine import Engine
 
     engine = Engine(to_config(root, proposals))
     kept, dropped = [], []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from driftguard.engine import Result
+from driftguard.judging.engine import Result
 from driftguard.reporters.records import result_record
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from driftguard import __version__
-from driftguard.engine import Result, RuleResult
+from driftguard.judging.engine import Result, RuleResult
 from driftguard.model import Fact, Status
 
 

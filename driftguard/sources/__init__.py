@@ -17,7 +17,7 @@ from pathlib import PurePosixPath
 from typing import Protocol, cast
 
 from driftguard.model import Item
-from driftguard.specs import Pattern, Selector
+from driftguard.config.specs import Pattern, Selector
 
 
 class SourceReader(Protocol):

@@ -25,7 +25,7 @@ from driftguard.model import (
     Value,
 )
 from driftguard.regex_guard import first_groups
-from driftguard.specs import Pattern, Selector
+from driftguard.config.specs import Pattern, Selector
 
 
 class TextTree:

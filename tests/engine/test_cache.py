@@ -15,8 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from driftguard import cache as cache_module
-from driftguard.cache import (
+from driftguard.judging import cache as cache_module
+from driftguard.judging.cache import (
     FactCache,
     Uncacheable,
     claim_from_json,
@@ -28,8 +28,8 @@ from driftguard.cache import (
     library_version,
     package_fingerprint,
 )
-from driftguard.config import load_config
-from driftguard.engine import Engine
+from driftguard.config.loader import load_config
+from driftguard.judging.engine import Engine
 from driftguard.model import Claim, FactNotFound, Item, Kind, Location, Value
 from driftguard.reporters import CHECK_FORMATS, REPORT_FORMATS, renderer
 
@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PULSE_CONFIG = ROOT / "examples" / "pulse" / "driftguard.yaml"
 PULSE_FIXTURE = ROOT / "tests" / "fixtures" / "pulse"
 PARSER_MODULES = ("libcst", "tree_sitter", "tree_sitter_go", "markdown_it",
-                  "driftguard.claims", "driftguard.documents", "driftguard.sources.go",
+                  "driftguard.documents.claims", "driftguard.documents.reader", "driftguard.sources.go",
                   "driftguard.sources.python")
 
 
@@ -148,9 +148,9 @@ def test_engine_is_uncached_unless_asked(tree, tmp_path: Path, monkeypatch: pyte
 WARM_SCRIPT = """
 import sys
 from pathlib import Path
-from driftguard.cache import FactCache
-from driftguard.config import load_config
-from driftguard.engine import Engine
+from driftguard.judging.cache import FactCache
+from driftguard.config.loader import load_config
+from driftguard.judging.engine import Engine
 from driftguard.reporters import CHECK_FORMATS, renderer
 config = load_config(Path(sys.argv[1]), root=Path(sys.argv[2]) if sys.argv[2] else None)
 cache = FactCache(sys.argv[3])
@@ -309,7 +309,7 @@ def test_library_fingerprints_name_each_parser_version() -> None:
     assert f"tree-sitter={tree_sitter.__version__}@" in library_fingerprint("driftguard.sources.go")
     assert "tree-sitter-go=" in library_fingerprint("driftguard.sources.go")
     assert library_fingerprint("driftguard.sources.python").startswith("libcst=")
-    assert f"markdown-it-py={markdown_it.__version__}@" in library_fingerprint("driftguard.claims")
+    assert f"markdown-it-py={markdown_it.__version__}@" in library_fingerprint("driftguard.documents.claims")
     assert library_fingerprint("driftguard.sources.text") == ""
     assert library_version("yaml", "PyYAML").startswith(f"PyYAML={yaml.__version__}")
     assert library_version("no_such_module_here", "nope") is None

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from driftguard import yamlsafe
-from driftguard.config import find_config, load_config
+from driftguard.config import yamlsafe
+from driftguard.config.loader import find_config, load_config
 from driftguard.model import ConfigError, Direction
-from driftguard.specs import Call, Constant, Constants, PhraseClaim, SectionClaim, TableClaim
+from driftguard.config.specs import Call, Constant, Constants, PhraseClaim, SectionClaim, TableClaim
 
 GOOD = """
 version: 1

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from driftguard.documents import Document, parse_document
+from driftguard.documents.reader import Document, parse_document
 
 
 def doc(text: str) -> Document:

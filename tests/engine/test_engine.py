@@ -7,8 +7,8 @@ from typing import Callable
 
 import pytest
 
-from driftguard.config import load_config
-from driftguard.engine import Engine, Result, rules_touching
+from driftguard.config.loader import load_config
+from driftguard.judging.engine import Engine, Result, rules_touching
 from driftguard.model import Status
 
 SOURCE = '''
@@ -158,7 +158,7 @@ def test_missing_document_is_an_error(tree: Tree) -> None:
 
 
 def test_each_file_is_parsed_once(tree: Tree, monkeypatch: pytest.MonkeyPatch) -> None:
-    from driftguard import documents
+    from driftguard.documents import reader as documents
     from driftguard.sources import python
 
     calls = {"py": 0, "md": 0}
@@ -194,7 +194,7 @@ def test_rules_touching_selects_by_file(tree: Tree) -> None:
 )
 def test_map_keys_resolve_gives_constant_values(path: str, source: str) -> None:
     from driftguard.sources import load_reader, reader_name
-    from driftguard.specs import MapKeys
+    from driftguard.config.specs import MapKeys
 
     reader = load_reader(reader_name(path, MapKeys("REG")))
     tree = reader.parse(path, source)

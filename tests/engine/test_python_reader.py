@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from driftguard.model import AmbiguousFact, FactNotFound, Kind, ParseError, PatternError, Value
 from driftguard.sources import python as reader
-from driftguard.specs import Call, Constant, Constants, MapKeys, Pattern, StringMethod
+from driftguard.config.specs import Call, Constant, Constants, MapKeys, Pattern, StringMethod
 
 N, D, S, B = Kind.NUMBER, Kind.DURATION, Kind.STRING, Kind.BOOL
 PATH = "pkg/mod.py"
@@ -522,7 +522,7 @@ def test_pattern_selector_on_a_python_file_reads_the_text():
 def test_text_reader_and_package_do_not_import_libcst():
     code = (
         "import sys, driftguard.sources, driftguard.sources.text as t; "
-        "t.extract(t.parse('a.txt', 'x=1'), driftguard.specs.Pattern('x=(\\\\d)'), 'a.txt'); "
+        "t.extract(t.parse('a.txt', 'x=1'), driftguard.config.specs.Pattern('x=(\\\\d)'), 'a.txt'); "
         "assert 'libcst' not in sys.modules, 'libcst imported'"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

@@ -6,7 +6,7 @@ import pytest
 
 from driftguard.model import AmbiguousFact, ConfigError, FactNotFound, Kind, PatternError, Value
 from driftguard.sources import text as reader
-from driftguard.specs import Constant, Pattern
+from driftguard.config.specs import Constant, Pattern
 
 PATH = "conf/limits.toml"
 TEXT = """\

@@ -20,11 +20,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from driftguard.claims import read_claim
-from driftguard.documents import parse_document
+from driftguard.documents.claims import read_claim
+from driftguard.documents.reader import parse_document
 from driftguard.model import AmbiguousFact, ClaimNotFound, FactNotFound, Item, Kind, ParseError, PatternError
 from driftguard.sources import go, python
-from driftguard.specs import (
+from driftguard.config.specs import (
     Call,
     Constant,
     Constants,

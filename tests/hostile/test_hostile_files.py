@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from driftguard.config import DEFAULT_MAX_FILE_SIZE
+from driftguard.config.loader import DEFAULT_MAX_FILE_SIZE
 
 GO = """
 package fsm

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from driftguard.config import load_config
-from driftguard.engine import Engine
+from driftguard.config.loader import load_config
+from driftguard.judging.engine import Engine
 from driftguard.model import ReadError
-from driftguard.workspace import Workspace
+from driftguard.judging.workspace import Workspace
 
 SOURCE = "LIMIT = 5\n"
 DOC = "# Limits\n\nThe limit is 5 requests.\n"

@@ -89,8 +89,8 @@ def test_baseline_catches_a_drift_driftguard_catches(tmp_path: Path, monkeypatch
     monkeypatch.syspath_prepend(str(BENCH))
     import naive
 
-    from driftguard.config import load_config
-    from driftguard.engine import Engine
+    from driftguard.config.loader import load_config
+    from driftguard.judging.engine import Engine
 
     tree = tmp_path / "pulse"
     shutil.copytree(ROOT / "tests" / "fixtures" / "pulse", tree)

@@ -12,11 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from driftguard import quantities
-from driftguard.config import load_config
-from driftguard.documents import parse_document
-from driftguard.engine import Engine
+from driftguard.config.loader import load_config
+from driftguard.documents.reader import parse_document
+from driftguard.judging.engine import Engine
 from driftguard.fix import MAY_BE_RIGHT, FixOutcome, apply_fixes, plan_fixes, render_fix
-from driftguard.fix_edits import TODO, EditRefused, layout_row, row_splice, value_splice
+from driftguard.fix.edits import TODO, EditRefused, layout_row, row_splice, value_splice
 from driftguard.model import ConfigError, Kind, Value
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,8 +12,8 @@ import jsonschema
 import pytest
 
 from driftguard.cli import main
-from driftguard.config import load_config
-from driftguard.engine import Engine, Result, RuleResult
+from driftguard.config.loader import load_config
+from driftguard.judging.engine import Engine, Result, RuleResult
 from driftguard.model import FINDING_KINDS, ConfigError, Finding, Location, Status
 from driftguard.reporters import sarif
 

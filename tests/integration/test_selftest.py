@@ -9,9 +9,9 @@ from typing import Callable
 
 import pytest
 
-from driftguard.config import load_config
-from driftguard.mutations import NotApplicable, new_name
-from driftguard.mutations_doc import derived
+from driftguard.config.loader import load_config
+from driftguard.selftest.dispatch import NotApplicable, new_name
+from driftguard.selftest.doc import derived
 from driftguard.selftest import SelftestResult, Verdict, render_selftest, run_selftest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -371,9 +371,9 @@ def test_a_rule_no_mutation_can_reach_is_missed(tree: Tree) -> None:
 
 
 def test_an_engine_that_drops_findings_is_missed(demo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import driftguard.engine
+    import driftguard.judging.engine
 
-    monkeypatch.setattr(driftguard.engine, "compare_set", lambda *args, **kwargs: [])
+    monkeypatch.setattr(driftguard.judging.engine, "compare_set", lambda *args, **kwargs: [])
     result = run_selftest(load_config(demo / "driftguard.yaml"))
     assert result.exit_code == 1
     missed = [o for o in result.outcomes if o.verdict is Verdict.MISSED]

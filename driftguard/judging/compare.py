@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from driftguard.config import Rule
+from driftguard.config.loader import Rule
 from driftguard.model import (
     FINDING_KINDS,
     Claim,
@@ -15,7 +15,7 @@ from driftguard.model import (
     Location,
     Value,
 )
-from driftguard.specs import MentionsClaim, PhraseClaim, SectionClaim, TableClaim
+from driftguard.config.specs import MentionsClaim, PhraseClaim, SectionClaim, TableClaim
 
 
 def describe_claim(rule: Rule) -> str:

@@ -9,9 +9,9 @@ findings are never fixed: the document may be right.
 
 from __future__ import annotations
 
-from driftguard.fix_edits import TODO
-from driftguard.fix_plan import MAY_BE_RIGHT, Change, DocPlan, FixPlan, Unfixed, plan_fixes
-from driftguard.fix_write import DocOutcome, FixOutcome, apply_fixes, render_fix
+from driftguard.fix.edits import TODO
+from driftguard.fix.plan import MAY_BE_RIGHT, Change, DocPlan, FixPlan, Unfixed, plan_fixes
+from driftguard.fix.write import DocOutcome, FixOutcome, apply_fixes, render_fix
 
 __all__ = [
     "MAY_BE_RIGHT", "TODO", "Change", "DocOutcome", "DocPlan", "FixOutcome", "FixPlan", "Unfixed",

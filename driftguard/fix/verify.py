@@ -20,11 +20,11 @@ from typing import Iterable, Sequence
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from driftguard.config import Config
-from driftguard.engine import Engine
-from driftguard.fix_plan import Change, DocPlan
+from driftguard.config.loader import Config
+from driftguard.judging.engine import Engine
+from driftguard.fix.plan import Change, DocPlan
 from driftguard.model import Finding
-from driftguard.workspace import Workspace
+from driftguard.judging.workspace import Workspace
 
 _MD = MarkdownIt("commonmark").enable("table")
 _EOL = re.compile(r"\r\n|\r|\n")

@@ -3,8 +3,8 @@
 markdown-it-py gives block tokens with line ranges; ``parse_document`` walks
 them in one flat pass (no recursion, so nesting depth never matters) and
 records headings, sections, tables, code spans, prose sentences and list items
-(see ``driftguard.document_model``). Fenced and indented code is never read.
-Table cells are re-split from their source line (``driftguard.table_rows``),
+(see ``driftguard.documents.model``). Fenced and indented code is never read.
+Table cells are re-split from their source line (``driftguard.documents.table_rows``),
 so each cell's span is exact.
 """
 
@@ -18,7 +18,7 @@ from typing import Callable
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from driftguard.document_model import (
+from driftguard.documents.model import (
     Cell,
     CodeSpan,
     Document,
@@ -31,9 +31,9 @@ from driftguard.document_model import (
     Table,
     fold_key,
 )
-from driftguard.inline_text import OffsetMap, Run, fold, push_run, walk_inline
+from driftguard.documents.inline import OffsetMap, Run, fold, push_run, walk_inline
 from driftguard.model import Location, ParseError
-from driftguard.table_rows import TRIM, cell_runs
+from driftguard.documents.table_rows import TRIM, cell_runs
 
 __all__ = [
     "Cell", "CodeSpan", "Document", "Heading", "ListItem", "Prose", "Row", "Section",

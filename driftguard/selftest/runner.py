@@ -16,12 +16,12 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
 
-from driftguard.config import Config, Rule
-from driftguard.engine import Engine, RuleResult
+from driftguard.config.loader import Config, Rule
+from driftguard.judging.engine import Engine, RuleResult
 from driftguard.model import DriftguardError, Fact, Finding, Location, ReadError, Status
-from driftguard.mutations import CannotApply, Edit, Mutation, NotApplicable, plan
+from driftguard.selftest.dispatch import CannotApply, Edit, Mutation, NotApplicable, plan
 from driftguard.sources import reader_name
-from driftguard.workspace import Workspace
+from driftguard.judging.workspace import Workspace
 
 BOM = "\ufeff"
 

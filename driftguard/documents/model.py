@@ -11,7 +11,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
-from driftguard.inline_text import OffsetMap
+from driftguard.documents.inline import OffsetMap
 from driftguard.model import Location
 
 

@@ -20,13 +20,13 @@ from typing import Callable, Iterable
 from tree_sitter import Node, Parser, Tree
 
 from driftguard.model import FactNotFound, Item, Location, PatternError, Value
-from driftguard.sources.go_eval import Binding, Evaluator, Unevaluable, fold, named
-from driftguard.sources.go_index import (
+from driftguard.sources.go.evaluate import Binding, Evaluator, Unevaluable, fold, named
+from driftguard.sources.go.index import (
     LANGUAGE, Index, Spec, ambiguous, build_index, case_returns, check_hidden, check_path, const_specs,
     local_maps, map_key, map_keys_of, nodes_of, not_found, text, type_matches,
 )
 from driftguard.regex_guard import search_each
-from driftguard.specs import Call, Constant, Constants, MapKeys, Selector, StringMethod
+from driftguard.config.specs import Call, Constant, Constants, MapKeys, Selector, StringMethod
 
 IDENT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 

@@ -3,7 +3,7 @@
 Each source and document is read and parsed once per run (``Workspace``
 caches both, failures included), and each fact is extracted once however many
 rules use it. The engine never formats output; it returns a ``Result``.
-Given a ``FactCache`` (``driftguard.cache``), a fact or claim whose file,
+Given a ``FactCache`` (``driftguard.judging.cache``), a fact or claim whose file,
 spec and code are unchanged since a previous run is read back without parsing.
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable
 
-from driftguard.compare import compare_rows, compare_scalar, compare_set, error_finding
-from driftguard.config import Config, FactSpec, Rule
+from driftguard.judging.compare import compare_rows, compare_scalar, compare_set, error_finding
+from driftguard.config.loader import Config, FactSpec, Rule
 from driftguard.model import (
     Claim,
     DriftguardError,
@@ -23,12 +23,12 @@ from driftguard.model import (
     Location,
     Status,
 )
-from driftguard.specs import TableClaim
+from driftguard.config.specs import TableClaim
 from driftguard.sources import load_reader, reader_name
-from driftguard.workspace import Workspace
+from driftguard.judging.workspace import Workspace
 
 if TYPE_CHECKING:
-    from driftguard.cache import FactCache
+    from driftguard.judging.cache import FactCache
 
 
 @dataclass(frozen=True)
@@ -96,8 +96,8 @@ class Engine:
         ws = self.workspace
 
         def read() -> Claim:
-            from driftguard.claims import read_claim  # markdown-it is imported only here
-            from driftguard.documents import parse_document
+            from driftguard.documents.claims import read_claim  # markdown-it is imported only here
+            from driftguard.documents.reader import parse_document
 
             doc = ws.cached("doc", rule.doc, lambda: parse_document(rule.doc, ws.read_text(rule.doc)))
             return read_claim(doc, rule.claim)

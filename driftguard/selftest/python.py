@@ -16,10 +16,10 @@ from typing import Sequence
 
 import libcst as cst
 
-from driftguard.config import FactSpec
+from driftguard.config.loader import FactSpec
 from driftguard.model import Fact, Kind, Location, Value
-from driftguard.mutations import SELFTEST, CannotApply, Edit, NotApplicable, last_item, line_starts, new_name
-from driftguard.specs import Constants, MapKeys, StringMethod
+from driftguard.selftest.dispatch import SELFTEST, CannotApply, Edit, NotApplicable, last_item, line_starts, new_name
+from driftguard.config.specs import Constants, MapKeys, StringMethod
 
 
 class _Module:
@@ -27,7 +27,7 @@ class _Module:
     statement at a line."""
 
     def __init__(self, text: str) -> None:
-        from driftguard.sources.python import PyTree
+        from driftguard.sources.python.reader import PyTree
 
         try:
             self.module = cst.parse_module(text)

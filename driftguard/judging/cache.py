@@ -37,7 +37,7 @@ FORMAT = 1
 MAX_ENTRIES = 2000
 """Beyond this many entries the oldest are removed (down to nine tenths)."""
 
-CLAIMS = "driftguard.claims"
+CLAIMS = "driftguard.documents.claims"
 """The 'reader' name claims are cached under."""
 
 LIBRARIES: dict[str, tuple[tuple[str, str], ...]] = {

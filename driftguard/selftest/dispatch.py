@@ -16,9 +16,9 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from driftguard.config import Config, FactSpec, Rule
+from driftguard.config.loader import Config, FactSpec, Rule
 from driftguard.model import Direction, Fact, Item, Kind, Location, Value
-from driftguard.specs import MentionsClaim, SectionClaim, TableClaim
+from driftguard.config.specs import MentionsClaim, SectionClaim, TableClaim
 from driftguard.sources import TEXT_READER, reader_name
 
 SELFTEST = "driftguard_selftest"
@@ -57,7 +57,7 @@ class Mutation:
 def plan(rule: Rule, config: Config, facts: dict[str, Fact], claim_items: tuple[Item, ...],
          claim_line: int | None) -> list[Mutation]:
     """The mutations ``rule`` must catch, given what the clean tree yields for it."""
-    from driftguard import mutations_doc as doc
+    from driftguard.selftest import doc
 
     out: list[Mutation] = []
     if rule.scalar:
@@ -98,9 +98,9 @@ def _bind(action: Callable[[str, FactSpec, Fact], Edit], spec: FactSpec, fact: F
 
 
 _MODULES = {
-    "driftguard.sources.go": "driftguard.mutations_go",
-    "driftguard.sources.python": "driftguard.mutations_py",
-    TEXT_READER: "driftguard.mutations_doc",
+    "driftguard.sources.go": "driftguard.selftest.go",
+    "driftguard.sources.python": "driftguard.selftest.python",
+    TEXT_READER: "driftguard.selftest.doc",
 }
 
 

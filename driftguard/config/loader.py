@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from driftguard import yamlsafe
-from driftguard.config_schema import Reader
+from driftguard.config import yamlsafe
+from driftguard.config.schema import Reader
 from driftguard.model import ConfigError, Direction, Location
-from driftguard.specs import (
+from driftguard.config.specs import (
     Call,
     ClaimForm,
     Constant,

@@ -13,12 +13,12 @@ from dataclasses import dataclass, replace
 from typing import Sequence
 
 from driftguard import quantities
-from driftguard.config import Config, Rule
-from driftguard.documents import parse_document
-from driftguard.engine import Engine, Result, RuleResult
-from driftguard.fix_edits import EditRefused, Splice, row_splice, value_splice
+from driftguard.config.loader import Config, Rule
+from driftguard.documents.reader import parse_document
+from driftguard.judging.engine import Engine, Result, RuleResult
+from driftguard.fix.edits import EditRefused, Splice, row_splice, value_splice
 from driftguard.model import Claim, ConfigError, DriftguardError, Fact, Finding, Item, Kind, Location
-from driftguard.specs import PhraseClaim, TableClaim
+from driftguard.config.specs import PhraseClaim, TableClaim
 
 MAY_BE_RIGHT = "not fixed (the document may be right)"
 

@@ -1,6 +1,6 @@
 """Read what a document claims, one reader per claim form.
 
-Each reader turns a parsed ``Document`` and a claim form (``driftguard.specs``)
+Each reader turns a parsed ``Document`` and a claim form (``driftguard.config.specs``)
 into a ``Claim``: items with their line and the exact span of the value's text.
 When the table, section, column or sentence the form names is gone, or states
 nothing, the reader raises ``ClaimNotFound`` ("the document no longer states
@@ -12,11 +12,11 @@ from __future__ import annotations
 import re
 from typing import Callable, Iterable, TypeVar
 
-from driftguard.document_model import Cell, Document, Row, Section, Table, fold_key
+from driftguard.documents.model import Cell, Document, Row, Section, Table, fold_key
 from driftguard.model import Claim, ClaimNotFound, Item, Location, PatternError, Value
 from driftguard.quantities import QUANTITY_PATTERN, QuantityError, parse_quantity
 from driftguard.regex_guard import search_each
-from driftguard.specs import ClaimForm, MentionsClaim, PhraseClaim, SectionClaim, TableClaim
+from driftguard.config.specs import ClaimForm, MentionsClaim, PhraseClaim, SectionClaim, TableClaim
 
 T = TypeVar("T")
 

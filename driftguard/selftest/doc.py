@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import re
 
-from driftguard.config import FactSpec, Rule
-from driftguard.documents import Document, Section, Table, parse_document
+from driftguard.config.loader import FactSpec, Rule
+from driftguard.documents.reader import Document, Section, Table, parse_document
 from driftguard.model import Fact, Item, Kind
-from driftguard.mutations import (
+from driftguard.selftest.dispatch import (
     SELFTEST, CannotApply, Edit, NotApplicable, bumped, last_item, line_number, line_starts, newline_of,
     offset_of,
 )
 from driftguard.quantities import QuantityError, format_like
-from driftguard.specs import Pattern, SectionClaim, TableClaim
+from driftguard.config.specs import Pattern, SectionClaim, TableClaim
 
 FILLER = "selftest filler"
 CANDIDATES = (SELFTEST, SELFTEST.upper(), "driftguardselftest", "DriftguardSelftest", "driftguard-selftest",

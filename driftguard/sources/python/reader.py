@@ -19,7 +19,7 @@ from typing import Callable, Sequence
 import libcst as cst
 
 from driftguard.model import AmbiguousFact, FactNotFound, Item, Kind, Location, ParseError, PatternError, Value
-from driftguard.sources.python_eval import (
+from driftguard.sources.python.evaluate import (
     Binding,
     EvalError,
     Resolver,
@@ -30,7 +30,7 @@ from driftguard.sources.python_eval import (
     last_name,
 )
 from driftguard.regex_guard import search_each
-from driftguard.specs import Call, Constant, Constants, MapKeys, Pattern, Selector, StringMethod
+from driftguard.config.specs import Call, Constant, Constants, MapKeys, Pattern, Selector, StringMethod
 
 try:  # the hook libcst's own PositionProvider is built on
     from libcst._nodes.internal import CodegenState as _CodegenState

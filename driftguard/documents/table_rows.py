@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from driftguard.inline_text import Run, push_run
+from driftguard.documents.inline import Run, push_run
 
 TRIM = " \t\n\r\f\v"  # the whitespace markdown-it trims around cells
 

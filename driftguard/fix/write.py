@@ -17,11 +17,11 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from driftguard.engine import Engine, Result
-from driftguard.fix_plan import Change, DocPlan, FixPlan, Unfixed
-from driftguard.fix_verify import Unsafe, apply_changes, verify
+from driftguard.judging.engine import Engine, Result
+from driftguard.fix.plan import Change, DocPlan, FixPlan, Unfixed
+from driftguard.fix.verify import Unsafe, apply_changes, verify
 from driftguard.model import DriftguardError, Finding, Location, ReadError
-from driftguard.workspace import Workspace
+from driftguard.judging.workspace import Workspace
 
 BOM = "\ufeff"
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")

@@ -15,10 +15,10 @@ import tree_sitter_go
 from tree_sitter import Language, Node, Query, QueryCursor
 
 from driftguard.model import AmbiguousFact, FactNotFound, Location, ParseError, Value
-from driftguard.sources.go_eval import Evaluator, Unevaluable, fold, named
+from driftguard.sources.go.evaluate import Evaluator, Unevaluable, fold, named
 
 if TYPE_CHECKING:
-    from driftguard.sources.go import GoTree
+    from driftguard.sources.go.reader import GoTree
 
 LANGUAGE = Language(tree_sitter_go.language())
 CASES = ("expression_case", "type_case")

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from driftguard.documents import Cell, Table
+from driftguard.documents.reader import Cell, Table
 
 TODO = "TODO: describe"
 _WORD = re.compile(r"[0-9]+(?:[.,][0-9]+)*|[^\W\d]+|\s+|[^\w\s]")
