@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from driftguard.config.loader import load_config
-from driftguard.judging.engine import Engine, Result
+from driftguard.judging.engine import Engine
+from driftguard.judging.result import Result
 
 
 def run(config_path: str | Path, root: str | Path | None = None) -> Result:

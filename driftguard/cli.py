@@ -9,7 +9,7 @@ from enum import IntEnum
 from pathlib import Path
 from typing import Callable, Sequence
 
-from driftguard import __version__
+from driftguard._version import __version__
 from driftguard.model import DriftguardError
 
 

@@ -179,6 +179,13 @@ FINDING_KINDS: dict[str, FindingKind] = {
 }
 """The registry of finding kinds, by kind name; read-only by convention."""
 
+MISSING_IN_DOC = FINDING_KINDS["missing-in-doc"]
+MISSING_IN_CODE = FINDING_KINDS["missing-in-code"]
+VALUE_MISMATCH = FINDING_KINDS["value-mismatch"]
+CLAIM_NOT_FOUND = FINDING_KINDS["claim-not-found"]
+FACT_NOT_FOUND = FINDING_KINDS["fact-not-found"]
+"""The drift kinds code compares against by identity (``finding.kind is VALUE_MISMATCH``)."""
+
 
 @dataclass(frozen=True)
 class Finding:

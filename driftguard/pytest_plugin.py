@@ -30,7 +30,8 @@ import pytest
 
 if TYPE_CHECKING:
     from driftguard.config.loader import Rule
-    from driftguard.judging.engine import Engine, RuleResult
+    from driftguard.judging.engine import Engine
+    from driftguard.judging.result import RuleResult
 
 _PLUGIN_NAME = "driftguard-rules"
 

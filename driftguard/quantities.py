@@ -19,7 +19,7 @@ from typing import Iterable
 from driftguard.model import Kind, Value
 
 __all__ = [
-    "QUANTITY_PATTERN", "QuantityError", "code_form", "find_quantities", "format_like", "parse_quantity",
+    "QUANTITY_PATTERN", "QuantityError", "find_quantities", "format_like", "parse_quantity",
 ]
 
 
@@ -354,8 +354,3 @@ def format_like(new: Value, like: Value) -> str:
     elif style.case == "capital":
         body = body[0].upper() + body[1:]
     return style.lead + body + style.trail
-
-
-def code_form(value: Value) -> str:
-    """A code-like spelling for messages: 172800 s -> ``48h``, 75.0 -> ``75``."""
-    return value.canonical

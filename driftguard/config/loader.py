@@ -16,17 +16,16 @@ from driftguard.config import yamlsafe
 from driftguard.config.schema import Reader
 from driftguard.model import ConfigError, Direction, Location
 from driftguard.config.specs import (
+    CLAIM_KEYS,
+    CLAIM_OPTIONS,
+    SELECTOR_KEYS,
     Call,
     ClaimForm,
     Constant,
     Constants,
     MapKeys,
-    MentionsClaim,
     Pattern,
-    PhraseClaim,
-    SectionClaim,
     Selector,
-    SELECTOR_KEYS,
     StringMethod,
     TableClaim,
 )
@@ -183,14 +182,11 @@ def _selector(r: Reader, body: Any, kind: str, key: str) -> Selector:
     )
 
 
-_CLAIM_KEYS = {"table", "column", "rows", "section", "code_spans", "list", "phrase", "mentions"}
-
-
 def _rule(r: Reader, rules: Any, i: int, facts: dict[str, FactSpec]) -> Rule:
     key = f"rules[{i}]"
     line = rules.item_lines[i]
     body = r.mapping(rules[i], key, required={"id", "doc"},
-                     optional={"why", "fact", "facts", "direction", *_CLAIM_KEYS}, line=line)
+                     optional={"why", "fact", "facts", "direction", *CLAIM_OPTIONS}, line=line)
     rule_id = r.value(body, "id", str, key)
     if not RULE_ID.match(rule_id):
         r.fail(body, "id", f"{key}.id: expected lower case letters, digits and dashes, got {rule_id!r}")
@@ -199,22 +195,23 @@ def _rule(r: Reader, rules: Any, i: int, facts: dict[str, FactSpec]) -> Rule:
     for name in names:
         if name not in facts:
             hint = r.suggest(name, facts)
-            r.fail(body, "rows" if isinstance(claim, TableClaim) and claim.rows else ("fact" if "fact" in body else "facts"),
+            r.fail(body, "rows" if claim.labelled else ("fact" if "fact" in body else "facts"),
                    f"{key}: unknown fact {name!r}{hint}")
         if facts[name].scalar != claim.scalar:
             want = "a scalar fact (constant, call, or pattern with scalar: true)" if claim.scalar else "a set fact"
             r.fail(body, "fact" if "fact" in body else ("facts" if "facts" in body else "rows"),
                    f"{key}: this claim form needs {want}; {name!r} is not one")
-    default = "code-to-doc" if isinstance(claim, MentionsClaim) else "both"
+    default = claim.default_direction.value
     direction = Direction(r.choice(body, "direction", tuple(d.value for d in Direction), key, default=default))
-    if isinstance(claim, MentionsClaim) and direction is not Direction.CODE_TO_DOC:
-        r.fail(body, "direction", f"{key}.direction: `mentions` checks code-to-doc only")
+    if direction not in claim.directions:
+        only = ", ".join(sorted(d.value for d in claim.directions))
+        r.fail(body, "direction", f"{key}.direction: `{claim.key}` checks {only} only")
     return Rule(id=rule_id, facts=names, doc=r.relpath(body, "doc", key), claim=claim,
                 direction=direction, line=line, why=r.value(body, "why", str, key, default=""))
 
 
 def _fact_names(r: Reader, body: Any, key: str, claim: ClaimForm) -> tuple[str, ...]:
-    if isinstance(claim, TableClaim) and claim.rows:
+    if isinstance(claim, TableClaim) and claim.labelled:
         if "fact" in body or "facts" in body:
             r.fail(body, "rows", f"{key}: a `rows` claim names its facts in `rows`; drop `fact`/`facts`")
         return tuple(dict.fromkeys(name for _, name in claim.rows))
@@ -229,40 +226,16 @@ def _fact_names(r: Reader, body: Any, key: str, claim: ClaimForm) -> tuple[str, 
 
 
 def _claim(r: Reader, body: Any, key: str) -> ClaimForm:
-    forms = [k for k in ("table", "phrase", "mentions") if k in body]
-    if not forms and "section" in body:
-        forms = ["section"]
+    present = [k for k in CLAIM_KEYS if k in body]
+    # a key that is also an option of another present form (``section``) names no form of its own
+    forms = [k for k in present if not any(k in CLAIM_KEYS[o].options for o in present if o != k)]
     if len(forms) != 1:
         raise ConfigError(
-            f"{key}: expected exactly one claim form of table, section, phrase, mentions; "
+            f"{key}: expected exactly one claim form of {', '.join(CLAIM_KEYS)}; "
             f"found {', '.join(forms) or 'none'}",
             r.loc_of(body),
         )
-    form = forms[0]
-    allowed = {
-        "table": {"table", "column", "rows", "section"},
-        "section": {"section", "code_spans", "list"},
-        "phrase": {"phrase", "section"},
-        "mentions": {"mentions", "section"},
-    }[form]
-    for extra in sorted((_CLAIM_KEYS & body.keys()) - allowed):
-        r.fail(body, extra, f"{key}.{extra}: not used with a `{form}` claim")
-    section = r.value(body, "section", str, key, default=None)
-    if form == "table":
-        rows = r.rows(body, key)
-        column = r.value(body, "column", str, key, default=None)
-        return TableClaim(table=r.value(body, "table", str, key), column=column, rows=rows, section=section)
-    if form == "phrase":
-        template = r.value(body, "phrase", str, key)
-        if template.count("{value}") != 1:
-            r.fail(body, "phrase", f"{key}.phrase: expected the template to hold `{{value}}` exactly once")
-        return PhraseClaim(template=template, section=section)
-    if form == "mentions":
-        if r.value(body, "mentions", bool, key) is not True:
-            r.fail(body, "mentions", f"{key}.mentions: expected `mentions: true`")
-        return MentionsClaim(section=section)
-    code_spans = r.regex(body, "code_spans", key) if "code_spans" in body else None
-    as_list = r.value(body, "list", bool, key, default=False)
-    if code_spans and as_list:
-        r.fail(body, "list", f"{key}: use either `code_spans` or `list`, not both")
-    return SectionClaim(section=section or "", code_spans=code_spans, list=as_list)
+    form = CLAIM_KEYS[forms[0]]
+    for extra in sorted((CLAIM_OPTIONS & body.keys()) - form.options):
+        r.fail(body, extra, f"{key}.{extra}: not used with a `{form.key}` claim")
+    return form.from_config(r, body, key)

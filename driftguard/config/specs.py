@@ -3,12 +3,23 @@
 A selector says which values to derive from one source file; a claim form says
 which part of a document states them. Each spec carries ``scalar``: whether it
 yields one value (compared with equal semantics) or a set.
+
+A claim form holds everything the other stages need to know of it: its config
+key and options, how it is read from the config (``from_config``), its default
+and allowed directions, and how a message names it (``describe``). Adding a
+form means one class here, listed in ``CLAIM_KEYS``, and one reader in
+``driftguard.documents.claims``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
+from typing import Any, ClassVar, Union
+
+from driftguard.config.schema import Reader
+from driftguard.model import Direction
+
+_ANY_DIRECTION = frozenset(Direction)
 
 
 # -- fact selectors ---------------------------------------------------------
@@ -108,9 +119,28 @@ class TableClaim:
     rows: tuple[tuple[str, str], ...] = ()
     section: str | None = None
 
+    key: ClassVar[str] = "table"
+    options: ClassVar[frozenset[str]] = frozenset({"table", "column", "rows", "section"})
+    default_direction: ClassVar[Direction] = Direction.BOTH
+    directions: ClassVar[frozenset[Direction]] = _ANY_DIRECTION
+
     @property
     def scalar(self) -> bool:
         return bool(self.rows)
+
+    @property
+    def labelled(self) -> bool:
+        """Whether the form names its facts itself, one per row label."""
+        return bool(self.rows)
+
+    @classmethod
+    def from_config(cls, r: Reader, body: Any, key: str) -> TableClaim:
+        return cls(table=r.value(body, "table", str, key), column=r.value(body, "column", str, key, default=None),
+                   rows=r.rows(body, key), section=r.value(body, "section", str, key, default=None))
+
+    def describe(self) -> str:
+        column = f", column '{self.column}'" if self.column else ""
+        return f"the '{self.table}' table{column}"
 
 
 @dataclass(frozen=True)
@@ -122,6 +152,23 @@ class SectionClaim:
     code_spans: str | None = None
     list: bool = False
     scalar = False
+    labelled = False
+
+    key: ClassVar[str] = "section"
+    options: ClassVar[frozenset[str]] = frozenset({"section", "code_spans", "list"})
+    default_direction: ClassVar[Direction] = Direction.BOTH
+    directions: ClassVar[frozenset[Direction]] = _ANY_DIRECTION
+
+    @classmethod
+    def from_config(cls, r: Reader, body: Any, key: str) -> SectionClaim:
+        code_spans = r.regex(body, "code_spans", key) if "code_spans" in body else None
+        as_list = r.value(body, "list", bool, key, default=False)
+        if code_spans and as_list:
+            r.fail(body, "list", f"{key}: use either `code_spans` or `list`, not both")
+        return cls(section=r.value(body, "section", str, key), code_spans=code_spans, list=as_list)
+
+    def describe(self) -> str:
+        return f"section '{self.section}'"
 
 
 @dataclass(frozen=True)
@@ -131,6 +178,22 @@ class PhraseClaim:
     template: str
     section: str | None = None
     scalar = True
+    labelled = False
+
+    key: ClassVar[str] = "phrase"
+    options: ClassVar[frozenset[str]] = frozenset({"phrase", "section"})
+    default_direction: ClassVar[Direction] = Direction.BOTH
+    directions: ClassVar[frozenset[Direction]] = _ANY_DIRECTION
+
+    @classmethod
+    def from_config(cls, r: Reader, body: Any, key: str) -> PhraseClaim:
+        template = r.value(body, "phrase", str, key)
+        if template.count("{value}") != 1:
+            r.fail(body, "phrase", f"{key}.phrase: expected the template to hold `{{value}}` exactly once")
+        return cls(template=template, section=r.value(body, "section", str, key, default=None))
+
+    def describe(self) -> str:
+        return f"the sentence '{self.template}'"
 
 
 @dataclass(frozen=True)
@@ -140,14 +203,32 @@ class MentionsClaim:
 
     section: str | None = None
     scalar = False
+    labelled = False
+
+    key: ClassVar[str] = "mentions"
+    options: ClassVar[frozenset[str]] = frozenset({"mentions", "section"})
+    default_direction: ClassVar[Direction] = Direction.CODE_TO_DOC
+    directions: ClassVar[frozenset[Direction]] = frozenset({Direction.CODE_TO_DOC})
+
+    @classmethod
+    def from_config(cls, r: Reader, body: Any, key: str) -> MentionsClaim:
+        if r.value(body, "mentions", bool, key) is not True:
+            r.fail(body, "mentions", f"{key}.mentions: expected `mentions: true`")
+        return cls(section=r.value(body, "section", str, key, default=None))
+
+    def describe(self) -> str:
+        return f"section '{self.section}'" if self.section else "the document"
 
 
 ClaimForm = Union[TableClaim, SectionClaim, PhraseClaim, MentionsClaim]
 
-CLAIM_KEYS: dict[str, type] = {
+CLAIM_KEYS: dict[str, type[ClaimForm]] = {
     "table": TableClaim,
     "section": SectionClaim,
     "phrase": PhraseClaim,
     "mentions": MentionsClaim,
 }
 """The registry of claim forms, by the config key that names each."""
+
+CLAIM_OPTIONS: frozenset[str] = frozenset().union(*(form.options for form in CLAIM_KEYS.values()))
+"""Every key some claim form reads from a rule."""

@@ -7,18 +7,13 @@ bounded so a nested-alias bomb is refused at once instead of exhausting memory;
 an alias inside its own anchor, and nesting deeper than ``MAX_DEPTH``, are
 refused too. Every mapping and sequence remembers the line of each entry.
 
-Composition uses libyaml (``yaml.CSafeLoader``, about ten times faster) when
-PyYAML was built with it, and PyYAML's own parser otherwise. The two disagree
-on a few corners (tabs, byte order marks, ``?`` in flow collections, ``!``
-tags, a ``#`` right after a block scalar header) and word their errors
-differently.
-So a text that touches one of those corners, and any text libyaml refuses, is
-composed again by PyYAML's parser: results and errors are the pure-Python ones.
+Composition always uses PyYAML's own parser, never libyaml: the two disagree on
+a few corners and word their errors differently, and a config must read, and
+fail, the same way on every machine.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import yaml
@@ -31,12 +26,7 @@ MAX_NODES = 100_000
 MAX_DEPTH = 100
 """How deeply mappings and sequences may nest (a real config needs about six)."""
 
-PYTHON_LOADER: type = yaml.SafeLoader
-LOADER: type = getattr(yaml, "CSafeLoader", PYTHON_LOADER)
-"""The loader tried first: libyaml's when PyYAML has it."""
-
-_DIVERGENT = re.compile(r"[\t\ufeff?]|(?:^|[\s,\[\]{}])!|[|>][-+0-9]*#", re.MULTILINE)
-"""Where libyaml and PyYAML's parser are known to part ways; PyYAML's decides there."""
+LOADER = yaml.SafeLoader
 
 _SCALAR_TAGS = {
     "tag:yaml.org,2002:str",
@@ -49,27 +39,24 @@ _MAP_TAG = "tag:yaml.org,2002:map"
 _SEQ_TAG = "tag:yaml.org,2002:seq"
 
 
-class LineDict(dict):  # type: ignore[type-arg]
+class LineDict(dict[str, Any]):
     """A mapping that knows its own line and the line of each key (1-based)."""
 
     line: int = 0
     key_lines: dict[str, int]
 
 
-class LineList(list):  # type: ignore[type-arg]
+class LineList(list[Any]):
     """A sequence that knows its own line and the line of each item (1-based)."""
 
     line: int = 0
     item_lines: list[int]
 
 
-def load(text: str, path: str, loader: type | None = None) -> Any:
-    """Parse ``text`` (the contents of ``path``) into plain values, or raise ConfigError.
-
-    ``loader`` is the loader class tried first (default ``LOADER``).
-    """
+def load(text: str, path: str) -> Any:
+    """Parse ``text`` (the contents of ``path``) into plain values, or raise ConfigError."""
     try:
-        node = compose(text, LOADER if loader is None else loader)
+        node = yaml.compose(text, Loader=LOADER)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
@@ -77,6 +64,12 @@ def load(text: str, path: str, loader: type | None = None) -> Any:
         problem = exc.problem or exc.context or "invalid YAML"
         where = f" (column {column})" if column else ""
         raise ConfigError(f"not valid YAML: {problem}{where}", Location(path, line, column)) from None
+    except yaml.reader.ReaderError as exc:
+        line = text.count("\n", 0, exc.position) + 1
+        column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
+        shown = f"U+{exc.character:04X}" if isinstance(exc.character, int) else repr(exc.character)
+        raise ConfigError(f"not valid YAML: character {shown} is not allowed (column {column})",
+                          Location(path, line, column)) from None
     except yaml.YAMLError as exc:
         raise ConfigError(f"not valid YAML: {exc}", Location(path)) from None
     except RecursionError:  # PyYAML's composer recurses once per level
@@ -86,23 +79,12 @@ def load(text: str, path: str, loader: type | None = None) -> Any:
     return _Converter(path).convert(node)
 
 
-def compose(text: str, loader: type = PYTHON_LOADER) -> yaml.Node | None:
-    """The node tree of ``text``: with ``loader`` where it agrees with PyYAML's own
-    parser, else (or when it refuses the text) with PyYAML's parser."""
-    if loader is not PYTHON_LOADER and not _DIVERGENT.search(text):
-        try:
-            return yaml.compose(text, Loader=loader)
-        except (yaml.YAMLError, ValueError):  # ValueError: a lone surrogate libyaml cannot encode
-            pass
-    return yaml.compose(text, Loader=PYTHON_LOADER)
-
-
 def _too_deep(text: str, path: str) -> Location:
     """Where the first collection nested deeper than MAX_DEPTH starts (PyYAML's
     parser is iterative, so its events can be followed at any depth)."""
     depth = 0
     try:
-        for event in yaml.parse(text, Loader=PYTHON_LOADER):
+        for event in yaml.parse(text, Loader=LOADER):
             if isinstance(event, yaml.CollectionStartEvent):
                 depth += 1
                 if depth > MAX_DEPTH:
@@ -119,7 +101,7 @@ class _Converter:
         self.path = path
         self.budget = MAX_NODES
         self.open: set[int] = set()  # ids of the collections on the path being converted
-        self.loader = PYTHON_LOADER("")  # used only to resolve plain scalars
+        self.loader = LOADER("")  # used only to resolve plain scalars
 
     def _spend(self, node: yaml.Node) -> None:
         self.budget -= 1

@@ -106,9 +106,3 @@ def weight(word_stem: str) -> float:
 
 
 _GENERIC_STEMS = frozenset(stem(w) for w in GENERIC)
-
-
-def slug(text: str, sep: str = "_") -> str:
-    """``SessionState`` -> ``session_state``; ``'^AgentErrCode'`` -> ``agent_err_code``."""
-    words = identifier_words(text)
-    return sep.join(words)

@@ -15,8 +15,9 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Callable
 
-from markdown_it import MarkdownIt
 from markdown_it.token import Token
+
+from driftguard.documents.parser import block_tokens
 
 from driftguard.documents.model import (
     Cell,
@@ -34,14 +35,13 @@ from driftguard.documents.model import (
 from driftguard.documents.inline import OffsetMap, Run, fold, push_run, walk_inline
 from driftguard.model import Location, ParseError
 from driftguard.documents.table_rows import TRIM, cell_runs
+from driftguard.text import EOL, split_bom
 
 __all__ = [
     "Cell", "CodeSpan", "Document", "Heading", "ListItem", "Prose", "Row", "Section",
     "Sentence", "Table", "fold_key", "parse_document",
 ]
 
-_MD = MarkdownIt("commonmark").enable("table")
-_EOL = re.compile(r"\r\n|\r|\n")
 _ABBREVIATIONS = {"e.g.", "i.e.", "cf.", "vs.", "viz.", "approx.", "resp.", "mr.", "mrs.", "ms.", "dr.", "fig."}
 _SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*(?= |$)")
 
@@ -50,7 +50,7 @@ def parse_document(path: str, text: str) -> Document:
     """Parse ``text`` (the document at repository-relative ``path``); ParseError if markdown-it fails."""
     builder = _Builder(path, text)
     try:
-        tokens = _MD.parse(text[builder.bom:])
+        tokens = block_tokens(text[builder.bom:])
     except Exception as exc:  # markdown-it on hostile input: report, never crash
         raise ParseError(f"the markdown could not be parsed: {exc}", Location(path)) from None
     return builder.build(tokens)
@@ -77,9 +77,9 @@ class _Builder:
 
     def __init__(self, path: str, text: str) -> None:
         self.path, self.text = path, text
-        self.bom = 1 if text.startswith("\ufeff") else 0
+        self.bom = len(split_bom(text)[0])
         self.starts, self.ends = [self.bom], []
-        for m in _EOL.finditer(text):
+        for m in EOL.finditer(text):
             self.ends.append(m.start())
             self.starts.append(m.end())
         self.ends.append(len(text))

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from driftguard.documents.reader import Cell, Table
+from driftguard.text import EOL, newline_of
 
 TODO = "TODO: describe"
 _WORD = re.compile(r"[0-9]+(?:[.,][0-9]+)*|[^\W\d]+|\s+|[^\w\s]")
 _PIPE = re.compile(r"(?<!\\)\|")
-_EOL = re.compile(r"\r\n|\r|\n")
 _BLOCK_START = re.compile(r"^([0-9]*)([-+=>#]|(?<=[0-9])[.)])")
 _MARKUP = re.compile(r"[\\`*_\[\]<>|~!&#]")  # escaped in a plain cell so it reads back as written
 
@@ -121,7 +121,7 @@ def row_splice(text: str, table: Table, column: int, values: Sequence[str]) -> t
         raise EditRefused("the table has no rows to copy the shape of")
     last = table.rows[-1]
     line = text[last.span[0]:last.span[1]]
-    eol = _break_at(text, last.span[1]) or _first_break(text)
+    eol = _break_at(text, last.span[1]) or newline_of(text)
     rows, shown = [], []
     for value in values:
         cells = [TODO] * len(table.header)
@@ -182,10 +182,5 @@ def layout_row(line: str, cells: Sequence[str]) -> str:
 
 
 def _break_at(text: str, offset: int) -> str:
-    m = _EOL.match(text, offset)
+    m = EOL.match(text, offset)
     return m.group() if m else ""
-
-
-def _first_break(text: str) -> str:
-    m = _EOL.search(text)
-    return m.group() if m else "\n"

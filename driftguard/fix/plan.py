@@ -15,9 +15,22 @@ from typing import Sequence
 from driftguard import quantities
 from driftguard.config.loader import Config, Rule
 from driftguard.documents.reader import parse_document
-from driftguard.judging.engine import Engine, Result, RuleResult
+from driftguard.judging.engine import Engine
+from driftguard.judging.result import Result, RuleResult
 from driftguard.fix.edits import EditRefused, Splice, row_splice, value_splice
-from driftguard.model import Claim, ConfigError, DriftguardError, Fact, Finding, Item, Kind, Location
+from driftguard.model import (
+    MISSING_IN_CODE,
+    MISSING_IN_DOC,
+    VALUE_MISMATCH,
+    Claim,
+    ConfigError,
+    DriftguardError,
+    Fact,
+    Finding,
+    Item,
+    Kind,
+    Location,
+)
 from driftguard.config.specs import PhraseClaim, TableClaim
 
 MAY_BE_RIGHT = "not fixed (the document may be right)"
@@ -96,8 +109,8 @@ def _select(config: Config, ids: Sequence[str] | None) -> tuple[Rule, ...]:
 
 def _rule_changes(engine: Engine, judged: RuleResult) -> tuple[list[Change], list[Unfixed]]:
     rule, claim = judged.rule, judged.claim
-    mismatches = [f for f in judged.findings if f.kind.kind == "value-mismatch"]
-    missing = [f for f in judged.findings if f.kind.kind == "missing-in-doc"]
+    mismatches = [f for f in judged.findings if f.kind is VALUE_MISMATCH]
+    missing = [f for f in judged.findings if f.kind is MISSING_IN_DOC]
     left = [Unfixed(f, _reason(f)) for f in judged.findings if f not in mismatches and f not in missing]
     made: list[Change] = []
     if claim is None:
@@ -114,7 +127,7 @@ def _rule_changes(engine: Engine, judged: RuleResult) -> tuple[list[Change], lis
 
 
 def _reason(finding: Finding) -> str:
-    if finding.kind.kind == "missing-in-code":
+    if finding.kind is MISSING_IN_CODE:
         return MAY_BE_RIGHT
     if finding.is_error:
         return "not fixable: the rule could not be judged"

@@ -11,23 +11,22 @@ report before except the findings the changes fix.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from collections import Counter
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from markdown_it import MarkdownIt
 from markdown_it.token import Token
+
+from driftguard.documents.parser import block_tokens
 
 from driftguard.config.loader import Config
 from driftguard.judging.engine import Engine
 from driftguard.fix.plan import Change, DocPlan
 from driftguard.model import Finding
 from driftguard.judging.workspace import Workspace
+from driftguard.text import line_starts
 
-_MD = MarkdownIt("commonmark").enable("table")
-_EOL = re.compile(r"\r\n|\r|\n")
 
 
 class Unsafe(Exception):
@@ -62,7 +61,7 @@ def verify(config: Config, plan: DocPlan, new: str, offsets: list[int]) -> None:
 
 def check_tokens(old: str, new: str, changes: Sequence[Change], offsets: list[int]) -> None:
     old_tokens, new_tokens = _parse(old), _parse(new)
-    old_starts, new_starts = _line_starts(old), _line_starts(new)
+    old_starts, new_starts = line_starts(old), line_starts(new)
     touched: set[int] = set()
     added: dict[int, tuple[str, ...]] = {}
     for change, at in zip(changes, offsets):
@@ -83,13 +82,9 @@ def check_tokens(old: str, new: str, changes: Sequence[Change], offsets: list[in
 
 def _parse(text: str) -> list[Token]:
     try:
-        return _MD.parse(text)
+        return block_tokens(text)
     except Exception as exc:  # markdown-it on hostile input
         raise Unsafe(f"the new document could not be parsed: {exc}") from None
-
-
-def _line_starts(text: str) -> list[int]:
-    return [0] + [m.end() for m in _EOL.finditer(text)]
 
 
 def _line(starts: list[int], offset: int) -> int:

@@ -17,13 +17,14 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from driftguard.judging.engine import Engine, Result
+from driftguard.judging.engine import Engine
+from driftguard.judging.result import Result
 from driftguard.fix.plan import Change, DocPlan, FixPlan, Unfixed
 from driftguard.fix.verify import Unsafe, apply_changes, verify
 from driftguard.model import DriftguardError, Finding, Location, ReadError
 from driftguard.judging.workspace import Workspace
+from driftguard.text import split_bom
 
-BOM = "\ufeff"
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
@@ -96,8 +97,8 @@ def write_document(ws: Workspace, relpath: str, expected: str, new: str) -> None
     if not stat.S_ISREG(info.st_mode):
         raise ReadError("not a regular file; refused", where)
     text = data.decode("utf-8", errors="replace")
-    bom = BOM if text.startswith(BOM) else ""
-    if text[len(bom):] != expected:
+    bom, rest = split_bom(text)
+    if rest != expected:
         raise ReadError("the document changed since driftguard read it; run fix again", where)
     try:
         _atomic_write(real, (bom + new).encode("utf-8"), stat.S_IMODE(info.st_mode))

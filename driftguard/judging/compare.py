@@ -6,7 +6,14 @@ from typing import Iterable
 
 from driftguard.config.loader import Rule
 from driftguard.model import (
+    CLAIM_NOT_FOUND,
+    FACT_NOT_FOUND,
     FINDING_KINDS,
+    MISSING_IN_CODE,
+    MISSING_IN_DOC,
+    VALUE_MISMATCH,
+    Direction,
+    Kind,
     Claim,
     DriftguardError,
     Fact,
@@ -15,22 +22,12 @@ from driftguard.model import (
     Location,
     Value,
 )
-from driftguard.config.specs import MentionsClaim, PhraseClaim, SectionClaim, TableClaim
+from driftguard.config.specs import TableClaim
 
 
 def describe_claim(rule: Rule) -> str:
     """How a message names where the document states the claim."""
-    form = rule.claim
-    if isinstance(form, TableClaim):
-        column = f", column '{form.column}'" if form.column else ""
-        return f"the '{form.table}' table{column}"
-    if isinstance(form, SectionClaim):
-        return f"section '{form.section}'"
-    if isinstance(form, PhraseClaim):
-        return f"the sentence '{form.template}'"
-    if isinstance(form, MentionsClaim):
-        return f"section '{form.section}'" if form.section else "the document"
-    return "the document"  # pragma: no cover
+    return rule.claim.describe()
 
 
 def compare_set(rule: Rule, facts: list[Fact], claim: Claim) -> list[Finding]:
@@ -39,20 +36,20 @@ def compare_set(rule: Rule, facts: list[Fact], claim: Claim) -> list[Finding]:
     where = describe_claim(rule)
     names = ", ".join(rule.facts)
     findings = []
-    if rule.direction.value in ("both", "code-to-doc"):
+    if rule.direction in (Direction.BOTH, Direction.CODE_TO_DOC):
         for key, item in code.items():
             if key not in doc:
                 findings.append(Finding(
-                    FINDING_KINDS["missing-in-doc"], rule.id,
+                    MISSING_IN_DOC, rule.id,
                     f"`{key}` is declared in code but missing from {where}",
                     value=key, doc=claim.location, source=item.location,
                 ))
-    if rule.direction.value in ("both", "doc-to-code"):
+    if rule.direction in (Direction.BOTH, Direction.DOC_TO_CODE):
         anchor = facts[0].location if facts else None
         for key, item in doc.items():
             if key not in code:
                 findings.append(Finding(
-                    FINDING_KINDS["missing-in-code"], rule.id,
+                    MISSING_IN_CODE, rule.id,
                     f"`{key}` is stated in {where} but not declared in code (facts: {names})",
                     value=key, doc=item.location, source=anchor,
                 ))
@@ -79,7 +76,7 @@ def compare_rows(rule: Rule, facts: dict[str, Fact], claim: Claim) -> list[Findi
         item = by_label.get(label.casefold())
         if item is None:
             findings.append(Finding(
-                FINDING_KINDS["claim-not-found"], rule.id,
+                CLAIM_NOT_FOUND, rule.id,
                 f"the document no longer states it: no row '{label}' in {describe_claim(rule)}",
                 value=label, doc=claim.location, source=facts[name].location if name in facts else None,
             ))
@@ -96,7 +93,7 @@ def _mismatch(rule: Rule, fact: Fact, item: Item, where: str) -> Finding | None:
     if stated.same(actual):
         return None
     return Finding(
-        FINDING_KINDS["value-mismatch"], rule.id,
+        VALUE_MISMATCH, rule.id,
         f"{where} says '{stated.text or stated.canonical}' ({_code_form(stated)}) but the code has "
         f"`{actual.text or actual.canonical}` ({_code_form(actual)}){_advice(actual, stated)}",
         value=stated.text or stated.canonical, doc=item.location, source=code_item.location,
@@ -104,14 +101,12 @@ def _mismatch(rule: Rule, fact: Fact, item: Item, where: str) -> Finding | None:
 
 
 def _code_form(value: Value) -> str:
-    from driftguard.quantities import code_form
-
-    return f"{value.kind.value} {code_form(value)}"
+    return f"{value.kind.value} {value.canonical}"
 
 
 def _advice(actual: Value, stated: Value) -> str:
     """The code's value in the document's own words, where the kinds agree."""
-    if actual.kind is not stated.kind or actual.kind.value == "string":
+    if actual.kind is not stated.kind or actual.kind is Kind.STRING:
         return ""
     from driftguard.quantities import format_like
 
@@ -129,7 +124,7 @@ def error_finding(rule: Rule, exc: DriftguardError, fact: str | None = None) -> 
     message = exc.message
     if fact is not None:
         message = f"fact '{fact}': {message}"
-        if exc.kind == "fact-not-found":
+        if FINDING_KINDS[exc.kind] is FACT_NOT_FOUND:
             message += " (the source changed shape and this guard no longer reads it)"
     return Finding(
         kind, rule.id, message, value=fact,

@@ -9,7 +9,6 @@ spec and code are unchanged since a previous run is read back without parsing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable
 
 from driftguard.judging.compare import compare_rows, compare_scalar, compare_set, error_finding
@@ -25,43 +24,11 @@ from driftguard.model import (
 )
 from driftguard.config.specs import TableClaim
 from driftguard.sources import load_reader, reader_name
+from driftguard.judging.result import Result, RuleResult
 from driftguard.judging.workspace import Workspace
 
 if TYPE_CHECKING:
     from driftguard.judging.cache import FactCache
-
-
-@dataclass(frozen=True)
-class RuleResult:
-    rule: Rule
-    status: Status
-    findings: tuple[Finding, ...]
-    facts: tuple[Fact, ...]
-    claim: Claim | None
-
-
-@dataclass(frozen=True)
-class Result:
-    config: Config
-    rules: tuple[RuleResult, ...]
-
-    @property
-    def findings(self) -> tuple[Finding, ...]:
-        return tuple(f for r in self.rules for f in r.findings)
-
-    @property
-    def ok(self) -> bool:
-        return all(r.status is Status.PASS for r in self.rules)
-
-    def count(self, status: Status) -> int:
-        return sum(1 for r in self.rules if r.status is status)
-
-    @property
-    def exit_code(self) -> int:
-        """0 clean, 1 drift found, 2 a rule could not be judged."""
-        if self.count(Status.ERROR):
-            return 2
-        return 1 if self.count(Status.FAIL) else 0
 
 
 class Engine:
@@ -154,6 +121,3 @@ def rules_touching(config: Config, paths: Iterable[str]) -> tuple[Rule, ...]:
             out.append(rule)
     return tuple(out)
 
-
-def run_config(config: Config, rules: Iterable[Rule] | None = None) -> Result:
-    return Engine(config).run(rules)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Callable, TypeVar
 
 from driftguard.model import DriftguardError, Location, ReadError
+from driftguard.text import split_bom
 
 T = TypeVar("T")
 
@@ -68,7 +69,7 @@ class Workspace:
         except UnicodeDecodeError as exc:
             line = data.count(b"\n", 0, exc.start) + 1
             raise ReadError(f"file is not valid UTF-8 (byte {exc.start})", Location(relpath, line)) from None
-        return text[1:] if text.startswith("\ufeff") else text
+        return split_bom(text)[1]
 
     def _read_bytes(self, path: Path, where: Location) -> bytes:
         """The bytes of a regular file of at most ``max_file_size`` bytes.

@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 from typing import Callable
 
-from driftguard.judging.engine import Result
+from driftguard.judging.result import Result
 
 Renderer = Callable[[Result], str]
 

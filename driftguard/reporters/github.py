@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from driftguard.judging.engine import Result
+from driftguard.judging.result import Result
 from driftguard.model import Finding, Location
 from driftguard.reporters.records import summary_line
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from driftguard.judging.engine import Result
+from driftguard.judging.result import Result
 from driftguard.reporters.records import result_record
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from driftguard.judging.engine import Result
+from driftguard.judging.result import Result
 from driftguard.reporters.records import summary_line
 
 _ICON = {"pass": "pass", "fail": "FAIL", "error": "ERROR"}

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from driftguard import __version__
-from driftguard.judging.engine import Result, RuleResult
+from driftguard._version import __version__
+from driftguard.judging.result import Result, RuleResult
 from driftguard.model import Fact, Status
 
 

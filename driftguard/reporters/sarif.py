@@ -17,8 +17,8 @@ from pathlib import PurePosixPath
 from typing import Any
 from urllib.parse import quote
 
-from driftguard import __version__
-from driftguard.judging.engine import Result
+from driftguard._version import __version__
+from driftguard.judging.result import Result
 from driftguard.model import FINDING_KINDS, Finding, FindingKind, Location
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"

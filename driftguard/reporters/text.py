@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from driftguard.judging.engine import Result, RuleResult
+from driftguard.judging.result import Result, RuleResult
 from driftguard.model import Finding, Location
 from driftguard.reporters.records import summary_line
 

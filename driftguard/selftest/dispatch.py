@@ -18,7 +18,7 @@ from typing import Callable
 
 from driftguard.config.loader import Config, FactSpec, Rule
 from driftguard.model import Direction, Fact, Item, Kind, Location, Value
-from driftguard.config.specs import MentionsClaim, SectionClaim, TableClaim
+from driftguard.config.specs import SectionClaim, TableClaim
 from driftguard.sources import TEXT_READER, reader_name
 
 SELFTEST = "driftguard_selftest"
@@ -65,7 +65,7 @@ def plan(rule: Rule, config: Config, facts: dict[str, Fact], claim_items: tuple[
             spec = config.facts[name]
             out.append(Mutation(f"code: value changed ({name})", "code", "value-mismatch", spec.file,
                                 _bind(_change_code, spec, facts.get(name)), fact=name))
-        labelled = isinstance(rule.claim, TableClaim) and bool(rule.claim.rows)
+        labelled = rule.claim.labelled
         for item in claim_items if labelled else claim_items[:1]:
             label = f"doc: row '{item.label}' changed" if labelled else "doc: value changed"
             out.append(Mutation(label, "doc", "value-mismatch", rule.doc,
@@ -76,7 +76,7 @@ def plan(rule: Rule, config: Config, facts: dict[str, Fact], claim_items: tuple[
             spec = config.facts[name]
             out.append(Mutation(f"code: new member ({name})", "code", "missing-in-doc", spec.file,
                                 _bind(_add_code, spec, facts.get(name)), fact=name))
-    if rule.direction in (Direction.BOTH, Direction.DOC_TO_CODE) and not isinstance(rule.claim, MentionsClaim):
+    if rule.direction in (Direction.BOTH, Direction.DOC_TO_CODE):
         form = rule.claim
         if isinstance(form, TableClaim):
             label, make = "doc: new table row", lambda text: doc.add_row(text, rule, claim_line)

@@ -17,13 +17,14 @@ from enum import Enum
 from pathlib import Path
 
 from driftguard.config.loader import Config, Rule
-from driftguard.judging.engine import Engine, RuleResult
+from driftguard.judging.engine import Engine
+from driftguard.judging.result import RuleResult
 from driftguard.model import DriftguardError, Fact, Finding, Location, ReadError, Status
 from driftguard.selftest.dispatch import CannotApply, Edit, Mutation, NotApplicable, plan
 from driftguard.sources import reader_name
 from driftguard.judging.workspace import Workspace
+from driftguard.text import split_bom
 
-BOM = "\ufeff"
 
 
 class Verdict(str, Enum):
@@ -152,9 +153,9 @@ def _attempt(config: Config, rule: Rule, mutation: Mutation, before: dict[str, F
     target = root / mutation.path
     original = target.read_bytes()
     decoded = original.decode("utf-8")
-    bom = BOM if decoded.startswith(BOM) else ""
+    bom, body = split_bom(decoded)
     try:
-        edit = mutation.apply(decoded[len(bom):])
+        edit = mutation.apply(body)
     except NotApplicable as exc:
         return Outcome(rule.id, mutation.label, Verdict.NOT_APPLICABLE, detail=str(exc))
     except (CannotApply, DriftguardError) as exc:

@@ -15,19 +15,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from driftguard.judging import cache as cache_module
-from driftguard.judging.cache import (
-    FactCache,
+from driftguard.judging import fingerprints
+from driftguard.judging.cache import FactCache, default_cache
+from driftguard.judging.cache_codec import (
     Uncacheable,
     claim_from_json,
     claim_to_json,
-    default_cache,
     items_from_json,
     items_to_json,
-    library_fingerprint,
-    library_version,
-    package_fingerprint,
 )
+from driftguard.judging.fingerprints import library_fingerprint, library_version, package_fingerprint
 from driftguard.config.loader import load_config
 from driftguard.judging.engine import Engine
 from driftguard.model import Claim, FactNotFound, Item, Kind, Location, Value
@@ -205,7 +202,7 @@ def test_a_damaged_entry_is_a_miss_and_is_rewritten(tmp_path: Path, damage: str)
             else:
                 entry["value"] = {"items": [["no-such-kind", 1, "", "", None, None, ""]], "location": None}
             new = json.dumps(entry, separators=(",", ":")).encode()
-            path.write_bytes(cache_module.digest(new).encode() + b"\n" + new)
+            path.write_bytes(fingerprints.digest(new).encode() + b"\n" + new)
     again = FactCache(folder)
     assert outputs(PULSE_CONFIG, PULSE_FIXTURE, again) == expected
     assert again.misses == len(victims) and again.writes == len(victims)
@@ -338,7 +335,7 @@ def test_the_key_covers_content_selector_and_code(tmp_path: Path, monkeypatch: p
     get("two", "s")
     get("one", "t")
     assert len(calls) == 3
-    monkeypatch.setattr(cache_module, "_code", "another build of driftguard")
+    monkeypatch.setattr(fingerprints, "_code", "another build of driftguard")
     get("one", "s")
     assert len(calls) == 4
 
@@ -417,4 +414,4 @@ def test_two_processes_hammering_one_folder_both_stay_correct(tmp_path: Path) ->
     assert not list(tmp_path.glob(".tmp-*"))  # no temporary file left behind
     for path in entries(tmp_path):  # whatever survived is whole
         head, _, body = path.read_bytes().partition(b"\n")
-        assert head.decode() == cache_module.digest(body)
+        assert head.decode() == fingerprints.digest(body)

@@ -8,7 +8,8 @@ from typing import Callable
 import pytest
 
 from driftguard.config.loader import load_config
-from driftguard.judging.engine import Engine, Result, rules_touching
+from driftguard.judging.engine import Engine, rules_touching
+from driftguard.judging.result import Result
 from driftguard.model import Status
 
 SOURCE = '''

@@ -12,7 +12,6 @@ from driftguard.model import Kind, Value
 from driftguard.quantities import (
     QUANTITY_PATTERN,
     QuantityError,
-    code_form,
     find_quantities,
     format_like,
     parse_quantity,
@@ -223,8 +222,8 @@ def test_format_like_refuses_values_that_are_not_quantities() -> None:
 
 @pytest.mark.parametrize(("value", "expected"), [(Value(D, 172800.0), "48h"), (Value(N, 75.0), "75"),
                                                   (Value(D, 5400.0), "1h30m"), (Value(N, 0.5), "0.5")])
-def test_code_form(value: Value, expected: str) -> None:
-    assert code_form(value) == expected
+def test_canonical_is_the_code_like_spelling(value: Value, expected: str) -> None:
+    assert value.canonical == expected
 
 
 # -- properties ----------------------------------------------------------------

@@ -13,7 +13,8 @@ import pytest
 
 from driftguard.cli import main
 from driftguard.config.loader import load_config
-from driftguard.judging.engine import Engine, Result, RuleResult
+from driftguard.judging.engine import Engine
+from driftguard.judging.result import Result, RuleResult
 from driftguard.model import FINDING_KINDS, ConfigError, Finding, Location, Status
 from driftguard.reporters import sarif
 
@@ -133,7 +134,7 @@ def test_clean_run_is_valid_and_has_no_results(tree: Tree) -> None:
     assert only["results"] == []
     assert only["invocations"] == [{"executionSuccessful": True, "exitCode": 0}]
     driver = only["tool"]["driver"]
-    from driftguard import __version__
+    from driftguard._version import __version__
 
     assert (driver["name"], driver["version"]) == ("driftguard", __version__)
     assert driver["informationUri"].startswith("https://")

@@ -1,0 +1,79 @@
+"""The JSON form of cached facts and claims: exact round trips or ``Uncacheable``."""
+
+from __future__ import annotations
+
+from driftguard.model import Claim, Item, Kind, Location, Value
+
+
+
+class Uncacheable(TypeError):
+    """A value the JSON form could not give back exactly (it is then not stored)."""
+
+
+_DATA = (bool, int, float, str)
+
+
+def items_to_json(items: tuple[Item, ...]) -> list[object]:
+    if type(items) is not tuple:
+        raise Uncacheable("expected a tuple of items")
+    return [_item_out(item) for item in items]
+
+
+def items_from_json(raw: object) -> tuple[Item, ...]:
+    if not isinstance(raw, list):
+        raise ValueError("expected a list of items")
+    return tuple(_item_in(one) for one in raw)
+
+
+def claim_to_json(claim: Claim) -> dict[str, object]:
+    if type(claim) is not Claim or claim.location is None:
+        raise Uncacheable("not a plain claim")
+    return {"items": items_to_json(claim.items), "location": _location_out(claim.location)}
+
+
+def claim_from_json(raw: object) -> Claim:
+    if not isinstance(raw, dict) or raw.get("location") is None:
+        raise ValueError("expected a claim")
+    return Claim(items_from_json(raw["items"]), _location_in(raw["location"]))  # type: ignore[arg-type]
+
+
+def _item_out(item: Item) -> list[object]:
+    value, span = item.value, item.span
+    if (type(item) is not Item or type(value) is not Value or type(value.kind) is not Kind
+            or type(value.data) not in _DATA or not _strings(value.text, value.unit, item.label)):
+        raise Uncacheable(f"an item the JSON form cannot carry: {item!r}")
+    if span is not None and (type(span) is not tuple or len(span) != 2 or not _ints(*span)):
+        raise Uncacheable(f"a span the JSON form cannot carry: {span!r}")
+    loc = None if item.location is None else _location_out(item.location)
+    return [value.kind.value, value.data, value.text, value.unit, loc, None if span is None else list(span), item.label]
+
+
+def _item_in(raw: object) -> Item:
+    kind, data, text, unit, loc, span, label = raw  # type: ignore[misc]
+    if type(data) not in _DATA or not _strings(text, unit, label):
+        raise ValueError("a damaged item")
+    if span is not None and (not isinstance(span, list) or len(span) != 2 or not _ints(*span)):
+        raise ValueError("a damaged span")
+    location = None if loc is None else _location_in(loc)
+    return Item(Value(Kind(kind), data, text, unit), location, None if span is None else (span[0], span[1]), label)
+
+
+def _location_out(loc: Location) -> list[object]:
+    if type(loc) is not Location or not _strings(loc.path) or not _ints(loc.line, loc.column, none=True):
+        raise Uncacheable(f"a location the JSON form cannot carry: {loc!r}")
+    return [loc.path, loc.line, loc.column]
+
+
+def _location_in(raw: object) -> Location:
+    path, line, column = raw  # type: ignore[misc]
+    if not _strings(path) or not _ints(line, column, none=True):
+        raise ValueError("a damaged location")
+    return Location(path, line, column)
+
+
+def _strings(*values: object) -> bool:
+    return all(type(v) is str for v in values)
+
+
+def _ints(*values: object, none: bool = False) -> bool:
+    return all(type(v) is int or (none and v is None) for v in values)

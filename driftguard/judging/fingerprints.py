@@ -1,0 +1,108 @@
+"""Fingerprints of the code that computes a cached result: driftguard's own files
+and the installed versions of the parser libraries each reader uses, found
+without importing them."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from pathlib import Path
+
+
+CLAIMS = "driftguard.documents.claims"
+"""The 'reader' name claims are cached under."""
+
+LIBRARIES: dict[str, tuple[tuple[str, str], ...]] = {
+    "driftguard.sources.go": (("tree_sitter", "tree-sitter"), ("tree_sitter_go", "tree-sitter-go")),
+    "driftguard.sources.python": (("libcst", "libcst"),),
+    "driftguard.sources.text": (),
+    CLAIMS: (("markdown_it", "markdown-it-py"),),
+}
+"""Reader -> the (import name, distribution) of each library its results depend on.
+A reader not listed here is never cached."""
+
+
+def digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=32).hexdigest()
+
+
+_code: str | None = None
+_libraries: dict[str, str | None] = {}
+
+
+def code_fingerprint() -> str:
+    """A hash of driftguard's version, the interpreter's and every .py file of the
+    package by size and mtime (so an edit in an editable install changes it);
+    computed once per process."""
+    global _code
+    if _code is None:
+        from driftguard._version import __version__
+
+        extra = (__version__, sys.version, sys.implementation.cache_tag or "")
+        _code = package_fingerprint(Path(__file__).resolve().parent.parent, extra)
+    return _code
+
+
+def package_fingerprint(package: Path, extra: tuple[str, ...] = ()) -> str:
+    """A hash of ``extra`` and the path, size and mtime of each .py file under ``package``."""
+    files, pending = [], [package]
+    while pending:
+        folder = pending.pop()
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False) and entry.name != "__pycache__":
+                    pending.append(Path(entry.path))
+                elif entry.name.endswith(".py"):
+                    info = entry.stat()
+                    rel = Path(entry.path).relative_to(package).as_posix()
+                    files.append(f"{rel}:{info.st_size}:{info.st_mtime_ns}")
+    return digest("\n".join([*extra, "", *sorted(files)]).encode("utf-8", "surrogateescape"))
+
+
+def library_fingerprint(reader: str) -> str | None:
+    """The versions of the libraries ``reader``'s results depend on, found without
+    importing them; None (never cache) for an unknown reader or an unknown version."""
+    if reader not in _libraries:
+        needed = LIBRARIES.get(reader)
+        found = None if needed is None else [library_version(name, dist) for name, dist in needed]
+        known = [v for v in found or () if v is not None]
+        _libraries[reader] = ";".join(known) if found is not None and len(known) == len(found) else None
+    return _libraries[reader]
+
+
+def library_version(module: str, dist: str) -> str | None:
+    """``dist``'s version and the mtime of its metadata folder, read from the
+    ``*.dist-info`` beside where ``module`` would be imported from."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        return None
+    if spec is None:
+        return None
+    places = list(spec.submodule_search_locations or ()) or ([spec.origin] if spec.origin else [])
+    if not places:
+        return None
+    site, wanted, marks = Path(places[0]).parent, _normalise(dist), []
+    try:
+        names = sorted(n for n in os.listdir(site) if n.endswith(".dist-info"))
+        for name in names:
+            stem, _, version = name[: -len(".dist-info")].partition("-")
+            if _normalise(stem) == wanted:
+                marks.append(f"{dist}={version}@{os.stat(site / name).st_mtime_ns}")
+    except OSError:
+        marks = []
+    if marks:
+        return ",".join(marks)
+    try:  # not beside it (an egg, a source tree): ask the slow way
+        from importlib.metadata import PackageNotFoundError, version
+
+        return f"{dist}={version(dist)}"
+    except (ImportError, PackageNotFoundError):
+        return None
+
+
+def _normalise(name: str) -> str:
+    return "".join("_" if c in "-_." else c for c in name.lower())

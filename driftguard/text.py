@@ -1,0 +1,40 @@
+"""Line breaks, line starts and the byte order mark, in one place.
+
+Every stage counts lines the way markdown-it and the source parsers do: a line
+ends at ``\\r\\n``, a lone ``\\r`` or ``\\n``. Offsets are character offsets into
+the text as read (after the BOM is dropped); lines are 1-based.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+
+EOL = re.compile(r"\r\n|\r|\n")
+BOM = "\ufeff"
+
+
+def line_starts(text: str) -> list[int]:
+    """The offset at which each line of ``text`` starts."""
+    return [0] + [m.end() for m in EOL.finditer(text)]
+
+
+def line_at(starts: list[int], offset: int) -> int:
+    """The 1-based line holding ``offset``, given ``line_starts`` of its text."""
+    return bisect_right(starts, offset)
+
+
+def line_number(text: str, offset: int) -> int:
+    """The 1-based line of ``text`` holding ``offset``."""
+    return len(EOL.findall(text, 0, offset)) + 1
+
+
+def newline_of(text: str) -> str:
+    """The first line break ``text`` uses, ``\\n`` when it has none."""
+    m = EOL.search(text)
+    return m.group() if m else "\n"
+
+
+def split_bom(text: str) -> tuple[str, str]:
+    """``(BOM or "", the rest)``."""
+    return (BOM, text[1:]) if text.startswith(BOM) else ("", text)
