@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from driftguard._version import __version__
+
 __all__ = ["run", "assert_clean", "ConfigError", "DriftguardError", "__version__"]
 
 

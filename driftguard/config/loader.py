@@ -14,7 +14,6 @@ from typing import Any
 
 from driftguard.config import yamlsafe
 from driftguard.config.schema import Reader
-from driftguard.model import ConfigError, Direction, Location
 from driftguard.config.specs import (
     CLAIM_KEYS,
     CLAIM_OPTIONS,
@@ -29,6 +28,7 @@ from driftguard.config.specs import (
     StringMethod,
     TableClaim,
 )
+from driftguard.model import ConfigError, Direction, Location
 
 CONFIG_NAME = "driftguard.yaml"
 DEFAULT_MAX_FILE_SIZE = 4 * 1024 * 1024

@@ -7,7 +7,8 @@ import posixpath
 import re
 from typing import Any, NoReturn, Sequence
 
-from driftguard.model import ConfigError, Location
+from driftguard.model import ConfigError, Location, PatternError
+from driftguard.user_regex import compile_user_regex
 
 _TYPE_NAMES = {str: "a string", int: "a whole number", bool: "true or false", float: "a number"}
 _MISSING = object()
@@ -103,10 +104,9 @@ class Reader:
     def regex(self, mapping: Any, key: str, where: str, groups: int | None = None) -> str:
         text = self.value(mapping, key, str, where)
         try:
-            compiled = re.compile(text)
-        except (re.error, RecursionError, OverflowError) as exc:  # the last two: nesting or repeats too large
-            reason = exc if isinstance(exc, re.error) else "it nests or repeats too deeply to compile"
-            self.fail(mapping, key, f"{where}.{key}: invalid regular expression {text!r}: {reason}")
+            compiled = compile_user_regex(text, self.loc(mapping, key))
+        except PatternError as exc:
+            self.fail(mapping, key, f"{where}.{key}: {exc.message}")
         if groups is not None and compiled.groups < groups:
             self.fail(mapping, key, f"{where}.{key}: expected a regular expression with one (group), got {text!r}")
         return text

@@ -18,7 +18,17 @@ from typing import Iterable
 from driftguard.discover.emit import render_config
 from driftguard.discover.match import propose
 from driftguard.discover.model import (
-    CodeScalar, CodeSet, Discovery, DocFile, NearMiss, Proposal, QuantityClaim, SetClaim, Skipped, SourceFile, Stats,
+    CodeScalar,
+    CodeSet,
+    Discovery,
+    DocFile,
+    NearMiss,
+    Proposal,
+    QuantityClaim,
+    SetClaim,
+    Skipped,
+    SourceFile,
+    Stats,
 )
 from driftguard.discover.parallel import EXCLUDED_DIRS, MAX_FILE_SIZE, scan_all, walk
 from driftguard.discover.summary import render_summary

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from driftguard.config.specs import Constant, Constants, MapKeys, StringMethod
 from driftguard.discover.go_skeleton import skeleton
 from driftguard.discover.groups import affix_groups
 from driftguard.discover.model import CodeScalar, CodeSet, SetSelector, SourceFile
@@ -17,7 +18,6 @@ from driftguard.discover.words import name_stems
 from driftguard.model import DriftguardError, Item, Kind
 from driftguard.sources.go import reader as go
 from driftguard.sources.go.index import Spec, map_keys_of
-from driftguard.config.specs import Constant, Constants, MapKeys, StringMethod
 
 BUILTIN_TYPES = frozenset(
     "string bool byte rune int int8 int16 int32 int64 uint uint8 uint16 uint32 uint64 uintptr "

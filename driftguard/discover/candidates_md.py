@@ -13,14 +13,14 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-from driftguard.documents.claims import read_claim
+from driftguard.config.specs import TableClaim
 from driftguard.discover.model import DocFile, QuantityClaim, SectionSpan, SentenceText, SetClaim, TableRef
 from driftguard.discover.words import STOPWORDS, identifiers_in, stem, text_stems
+from driftguard.documents.claims import read_claim
 from driftguard.documents.model import Document, Section, Table, fold_key
 from driftguard.documents.reader import parse_document
 from driftguard.model import DriftguardError, Kind
 from driftguard.quantities import QuantityError, find_quantities, parse_quantity
-from driftguard.config.specs import TableClaim
 
 SCALAR_KINDS = (Kind.NUMBER, Kind.DURATION)
 _SOURCE_PATH = re.compile(r"[\w./-]+\.(?:go|py)")

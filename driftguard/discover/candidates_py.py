@@ -23,9 +23,9 @@ ENUM_BASES = ("Enum", "Flag")
 def scan_python(path: str, text: str) -> SourceFile:
     import libcst as cst
 
+    from driftguard.config.specs import Constant, Constants, MapKeys, StringMethod
     from driftguard.sources import python
     from driftguard.sources.python.evaluate import block_statements, last_name
-    from driftguard.config.specs import Constant, Constants, MapKeys, StringMethod
 
     tree = python.parse(path, text)
     sets: list[CodeSet] = []

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
+from driftguard.config.specs import Constants, MapKeys, StringMethod
 from driftguard.discover.draft import describe_fact, short_list
 from driftguard.discover.model import CodeScalar, CodeSet, Discovery, FactRef, Proposal
-from driftguard.config.specs import Constants, MapKeys, StringMethod
 
 _PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_ ./()+-]*")
 _RESERVED = {"true", "false", "yes", "no", "on", "off", "null", "y", "n", "~"}

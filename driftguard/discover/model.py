@@ -12,8 +12,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Union
 
-from driftguard.model import Value
 from driftguard.config.specs import Constant, Constants, MapKeys, StringMethod
+from driftguard.model import Value
 
 SetSelector = Union[Constants, StringMethod, MapKeys]
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
-from driftguard.documents.claims import template_regex
 from driftguard.discover.model import DocFile, QuantityClaim
+from driftguard.documents.claims import template_regex
 from driftguard.model import DriftguardError, Value
 from driftguard.quantities import QuantityError, parse_quantity
 

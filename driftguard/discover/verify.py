@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Iterable
 
 from driftguard.config.loader import CONFIG_NAME, Config, FactSpec, Rule
+from driftguard.config.specs import ClaimForm, PhraseClaim, SectionClaim, TableClaim
 from driftguard.discover.model import Proposal
 from driftguard.model import Direction, Status
-from driftguard.config.specs import ClaimForm, PhraseClaim, SectionClaim, TableClaim
 
 
 def claim_form(p: Proposal) -> ClaimForm:

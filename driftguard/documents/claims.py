@@ -12,11 +12,11 @@ from __future__ import annotations
 import re
 from typing import Callable, Iterable, TypeVar
 
+from driftguard.config.specs import ClaimForm, MentionsClaim, PhraseClaim, SectionClaim, TableClaim
 from driftguard.documents.model import Cell, Document, Row, Section, Table, fold_key
 from driftguard.model import Claim, ClaimNotFound, Item, Location, PatternError, Value
 from driftguard.quantities import QUANTITY_PATTERN, QuantityError, parse_quantity
-from driftguard.regex_guard import search_each
-from driftguard.config.specs import ClaimForm, MentionsClaim, PhraseClaim, SectionClaim, TableClaim
+from driftguard.user_regex import Compiled, compile_user_regex, search_each
 
 T = TypeVar("T")
 
@@ -190,11 +190,8 @@ def _quantity(text: str) -> Value:
         return Value.string(text)
 
 
-def _compile(doc: Document, pattern: str) -> re.Pattern[str]:
-    try:
-        return re.compile(pattern)
-    except (re.error, RecursionError, OverflowError) as exc:  # nested too deeply; a repeat count too large
-        raise PatternError(f"invalid regular expression {pattern!r}: {exc}", Location(doc.path)) from None
+def _compile(doc: Document, pattern: str) -> Compiled[str]:
+    return compile_user_regex(pattern, Location(doc.path), what="code_spans pattern")
 
 
 def _gone(what: str) -> str:

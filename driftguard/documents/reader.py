@@ -17,8 +17,7 @@ from typing import Callable
 
 from markdown_it.token import Token
 
-from driftguard.documents.parser import block_tokens
-
+from driftguard.documents.inline import OffsetMap, Run, fold, push_run, walk_inline
 from driftguard.documents.model import (
     Cell,
     CodeSpan,
@@ -32,9 +31,9 @@ from driftguard.documents.model import (
     Table,
     fold_key,
 )
-from driftguard.documents.inline import OffsetMap, Run, fold, push_run, walk_inline
-from driftguard.model import Location, ParseError
+from driftguard.documents.parser import block_tokens
 from driftguard.documents.table_rows import TRIM, cell_runs
+from driftguard.model import Location, ParseError
 from driftguard.text import EOL, split_bom
 
 __all__ = [

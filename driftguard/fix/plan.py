@@ -14,10 +14,11 @@ from typing import Sequence
 
 from driftguard import quantities
 from driftguard.config.loader import Config, Rule
+from driftguard.config.specs import PhraseClaim, TableClaim
 from driftguard.documents.reader import parse_document
+from driftguard.fix.edits import EditRefused, Splice, row_splice, value_splice
 from driftguard.judging.engine import Engine
 from driftguard.judging.result import Result, RuleResult
-from driftguard.fix.edits import EditRefused, Splice, row_splice, value_splice
 from driftguard.model import (
     MISSING_IN_CODE,
     MISSING_IN_DOC,
@@ -31,7 +32,6 @@ from driftguard.model import (
     Kind,
     Location,
 )
-from driftguard.config.specs import PhraseClaim, TableClaim
 
 MAY_BE_RIGHT = "not fixed (the document may be right)"
 

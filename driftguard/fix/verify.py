@@ -18,15 +18,13 @@ from typing import Iterable, Sequence
 
 from markdown_it.token import Token
 
-from driftguard.documents.parser import block_tokens
-
 from driftguard.config.loader import Config
-from driftguard.judging.engine import Engine
+from driftguard.documents.parser import block_tokens
 from driftguard.fix.plan import Change, DocPlan
-from driftguard.model import Finding
+from driftguard.judging.engine import Engine
 from driftguard.judging.workspace import Workspace
+from driftguard.model import Finding
 from driftguard.text import line_starts
-
 
 
 class Unsafe(Exception):

@@ -17,12 +17,12 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from driftguard.judging.engine import Engine
-from driftguard.judging.result import Result
 from driftguard.fix.plan import Change, DocPlan, FixPlan, Unfixed
 from driftguard.fix.verify import Unsafe, apply_changes, verify
-from driftguard.model import DriftguardError, Finding, Location, ReadError
+from driftguard.judging.engine import Engine
+from driftguard.judging.result import Result
 from driftguard.judging.workspace import Workspace
+from driftguard.model import DriftguardError, Finding, Location, ReadError
 from driftguard.text import split_bom
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")

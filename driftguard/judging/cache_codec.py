@@ -5,7 +5,6 @@ from __future__ import annotations
 from driftguard.model import Claim, Item, Kind, Location, Value
 
 
-
 class Uncacheable(TypeError):
     """A value the JSON form could not give back exactly (it is then not stored)."""
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from driftguard.config.loader import Rule
+from driftguard.config.specs import TableClaim
 from driftguard.model import (
     CLAIM_NOT_FOUND,
     FACT_NOT_FOUND,
@@ -12,17 +13,16 @@ from driftguard.model import (
     MISSING_IN_CODE,
     MISSING_IN_DOC,
     VALUE_MISMATCH,
-    Direction,
-    Kind,
     Claim,
+    Direction,
     DriftguardError,
     Fact,
     Finding,
     Item,
+    Kind,
     Location,
     Value,
 )
-from driftguard.config.specs import TableClaim
 
 
 def describe_claim(rule: Rule) -> str:

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable
 
-from driftguard.judging.compare import compare_rows, compare_scalar, compare_set, error_finding
 from driftguard.config.loader import Config, FactSpec, Rule
+from driftguard.config.specs import TableClaim
+from driftguard.judging.compare import compare_rows, compare_scalar, compare_set, error_finding
+from driftguard.judging.result import Result, RuleResult
+from driftguard.judging.workspace import Workspace
 from driftguard.model import (
     Claim,
     DriftguardError,
@@ -22,10 +25,7 @@ from driftguard.model import (
     Location,
     Status,
 )
-from driftguard.config.specs import TableClaim
 from driftguard.sources import load_reader, reader_name
-from driftguard.judging.result import Result, RuleResult
-from driftguard.judging.workspace import Workspace
 
 if TYPE_CHECKING:
     from driftguard.judging.cache import FactCache

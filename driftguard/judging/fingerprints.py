@@ -9,7 +9,6 @@ import os
 import sys
 from pathlib import Path
 
-
 CLAIMS = "driftguard.documents.claims"
 """The 'reader' name claims are cached under."""
 

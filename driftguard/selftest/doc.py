@@ -11,14 +11,24 @@ from __future__ import annotations
 import re
 
 from driftguard.config.loader import FactSpec, Rule
+from driftguard.config.specs import Pattern, SectionClaim, TableClaim
 from driftguard.documents.reader import Document, Section, Table, parse_document
-from driftguard.model import Fact, Item, Kind
-from driftguard.selftest.dispatch import (
-    SELFTEST, CannotApply, Edit, NotApplicable, bumped, last_item, line_number, line_starts, newline_of,
+from driftguard.model import Fact, Item, Kind, Location
+from driftguard.quantities import QuantityError, format_like
+from driftguard.selftest.edits import (
+    SELFTEST,
+    CannotApply,
+    Edit,
+    NotApplicable,
+    bumped,
+    last_item,
+    line_number,
+    line_starts,
+    newline_of,
     offset_of,
 )
-from driftguard.quantities import QuantityError, format_like
-from driftguard.config.specs import Pattern, SectionClaim, TableClaim
+from driftguard.sources.text import compile_pattern
+from driftguard.user_regex import Compiled, compile_user_regex
 
 FILLER = "selftest filler"
 CANDIDATES = (SELFTEST, SELFTEST.upper(), "driftguardselftest", "DriftguardSelftest", "driftguard-selftest",
@@ -88,7 +98,7 @@ def _fitting(regex: str | None, neighbours: list[str]) -> str:
     the values already there (``DG104`` -> ``DG999``)."""
     if regex is None:
         return SELFTEST
-    pattern = re.compile(regex)
+    pattern = compile_user_regex(regex, Location(""))
     for candidate in (*CANDIDATES, *derived([n for n in neighbours if pattern.search(n)])):
         if pattern.search(candidate):
             return candidate
@@ -203,9 +213,7 @@ def change_scalar(text: str, spec: FactSpec, fact: Fact) -> Edit:
     raise NotApplicable(f"no changed value the selftest can write still matches /{regex.pattern}/")
 
 
-def _pattern(spec: FactSpec) -> re.Pattern[str]:
-    from driftguard.sources.text import compile_pattern
-
+def _pattern(spec: FactSpec) -> Compiled[str]:
     assert isinstance(spec.selector, Pattern)
     return compile_pattern(spec.selector.regex, spec.file)
 

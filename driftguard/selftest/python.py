@@ -17,9 +17,9 @@ from typing import Sequence
 import libcst as cst
 
 from driftguard.config.loader import FactSpec
-from driftguard.model import Fact, Kind, Location, Value
-from driftguard.selftest.dispatch import SELFTEST, CannotApply, Edit, NotApplicable, last_item, line_starts, new_name
 from driftguard.config.specs import Constants, MapKeys, StringMethod
+from driftguard.model import Fact, Kind, Location, Value
+from driftguard.selftest.edits import SELFTEST, CannotApply, Edit, NotApplicable, last_item, line_starts, new_name
 
 
 class _Module:

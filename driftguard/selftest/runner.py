@@ -19,12 +19,12 @@ from pathlib import Path
 from driftguard.config.loader import Config, Rule
 from driftguard.judging.engine import Engine
 from driftguard.judging.result import RuleResult
-from driftguard.model import DriftguardError, Fact, Finding, Location, ReadError, Status
-from driftguard.selftest.dispatch import CannotApply, Edit, Mutation, NotApplicable, plan
-from driftguard.sources import reader_name
 from driftguard.judging.workspace import Workspace
+from driftguard.model import DriftguardError, Fact, Finding, Location, ReadError, Status
+from driftguard.selftest.dispatch import plan
+from driftguard.selftest.edits import CannotApply, Edit, Mutation, NotApplicable
+from driftguard.sources import reader_name
 from driftguard.text import split_bom
-
 
 
 class Verdict(str, Enum):

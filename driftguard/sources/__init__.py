@@ -16,8 +16,8 @@ import importlib
 from pathlib import PurePosixPath
 from typing import Protocol, cast
 
-from driftguard.model import Item
 from driftguard.config.specs import Pattern, Selector
+from driftguard.model import Item
 
 
 class SourceReader(Protocol):

@@ -5,7 +5,7 @@ occurrence of each value kept), or with ``scalar`` the single distinct match,
 read as a quantity where it is one. Patterns compile with ``re.MULTILINE`` so
 ``^`` and ``$`` anchor at lines, as in grep.
 
-Matching goes through ``driftguard.regex_guard``: a pattern that backtracks
+Matching goes through ``driftguard.user_regex``: a pattern that backtracks
 catastrophically over the file is stopped at the time bound and reported as a
 ``PatternError`` naming the file and the pattern.
 """
@@ -15,17 +15,16 @@ from __future__ import annotations
 import bisect
 import re
 
+from driftguard.config.specs import Pattern, Selector
 from driftguard.model import (
     AmbiguousFact,
     ConfigError,
     FactNotFound,
     Item,
     Location,
-    PatternError,
     Value,
 )
-from driftguard.regex_guard import first_groups
-from driftguard.config.specs import Pattern, Selector
+from driftguard.user_regex import MULTILINE, Compiled, compile_user_regex, first_groups
 
 
 class TextTree:
@@ -72,15 +71,9 @@ def extract(tree: TextTree, selector: Selector, path: str) -> list[Item]:
     return [Item(scalar_value(text), tree.location(start))]
 
 
-def compile_pattern(pattern: str, path: str) -> re.Pattern[str]:
+def compile_pattern(pattern: str, path: str) -> Compiled[str]:
     """The compiled pattern; ``PatternError`` when it does not compile or has no group."""
-    try:
-        regex = re.compile(pattern, re.MULTILINE)
-    except (re.error, RecursionError, OverflowError) as exc:  # nested too deeply; a repeat count too large
-        raise PatternError(f"pattern {pattern!r} does not compile: {exc}", Location(path)) from None
-    if regex.groups < 1:
-        raise PatternError(f"pattern {pattern!r} has no (group) to take the value from", Location(path))
-    return regex
+    return compile_user_regex(pattern, Location(path), flags=MULTILINE, groups=1)
 
 
 def scalar_value(text: str) -> Value:

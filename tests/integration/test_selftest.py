@@ -10,7 +10,7 @@ from typing import Callable
 import pytest
 
 from driftguard.config.loader import load_config
-from driftguard.selftest.dispatch import NotApplicable, new_name
+from driftguard.selftest.edits import NotApplicable, new_name
 from driftguard.selftest.doc import derived
 from driftguard.selftest import SelftestResult, Verdict, render_selftest, run_selftest
 

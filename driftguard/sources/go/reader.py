@@ -19,14 +19,28 @@ from typing import Callable, Iterable
 
 from tree_sitter import Node, Parser, Tree
 
-from driftguard.model import FactNotFound, Item, Location, PatternError, Value
+from driftguard.config.specs import Call, Constant, Constants, MapKeys, Selector, StringMethod
+from driftguard.model import FactNotFound, Item, Location, Value
 from driftguard.sources.go.evaluate import Binding, Evaluator, Unevaluable, fold, named
 from driftguard.sources.go.index import (
-    LANGUAGE, Index, Spec, ambiguous, build_index, case_returns, check_hidden, check_path, const_specs,
-    local_maps, map_key, map_keys_of, nodes_of, not_found, text, type_matches,
+    LANGUAGE,
+    Index,
+    Spec,
+    ambiguous,
+    build_index,
+    case_returns,
+    check_hidden,
+    check_path,
+    const_specs,
+    local_maps,
+    map_key,
+    map_keys_of,
+    nodes_of,
+    not_found,
+    text,
+    type_matches,
 )
-from driftguard.regex_guard import search_each
-from driftguard.config.specs import Call, Constant, Constants, MapKeys, Selector, StringMethod
+from driftguard.user_regex import Compiled, compile_user_regex, search_each
 
 IDENT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -76,7 +90,7 @@ def extract(tree: GoTree, selector: Selector, path: str) -> list[Item]:
 
 
 def constants(tree: GoTree, sel: Constants) -> list[Item]:
-    pattern = _regex(sel.name) if sel.name else None
+    pattern = _regex(sel.name, tree.path) if sel.name else None
     what = " and ".join(filter(None, [sel.type and f"consts of type {sel.type}",
                                       sel.name and f"consts named /{sel.name}/"]))
     specs = [s for s in tree.index.specs if s.const and (sel.type is None or type_matches(s.type, sel.type))]
@@ -225,11 +239,8 @@ def _unique(items: Iterable[Item]) -> list[Item]:
     return out
 
 
-def _regex(pattern: str) -> re.Pattern[str]:
-    try:
-        return re.compile(pattern)
-    except re.error as exc:
-        raise PatternError(f"invalid regular expression {pattern!r}: {exc}") from None
+def _regex(pattern: str, path: str) -> Compiled[str]:
+    return compile_user_regex(pattern, Location(path), what="name pattern")
 
 
 def _within(within: str, name: str, receiver: str | None) -> bool:

@@ -10,15 +10,16 @@ the top level of the module; classes and functions are found at any depth.
 from __future__ import annotations
 
 import ast
-import warnings
 import bisect
 import re
+import warnings
 from itertools import accumulate
 from typing import Callable, Sequence
 
 import libcst as cst
 
-from driftguard.model import AmbiguousFact, FactNotFound, Item, Kind, Location, ParseError, PatternError, Value
+from driftguard.config.specs import Call, Constant, Constants, MapKeys, Pattern, Selector, StringMethod
+from driftguard.model import AmbiguousFact, FactNotFound, Item, Kind, Location, ParseError, Value
 from driftguard.sources.python.evaluate import (
     Binding,
     EvalError,
@@ -29,8 +30,7 @@ from driftguard.sources.python.evaluate import (
     fold,
     last_name,
 )
-from driftguard.regex_guard import search_each
-from driftguard.config.specs import Call, Constant, Constants, MapKeys, Pattern, Selector, StringMethod
+from driftguard.user_regex import Compiled, compile_user_regex, search_each
 
 try:  # the hook libcst's own PositionProvider is built on
     from libcst._nodes.internal import CodegenState as _CodegenState
@@ -441,11 +441,8 @@ def _ambiguous(tree: PyTree, what: str, nodes: Sequence[cst.CSTNode]) -> Ambiguo
     return AmbiguousFact(f"{what} (lines {lines})", tree.location(nodes[0]))
 
 
-def _regex(pattern: str, path: str) -> re.Pattern[str]:
-    try:
-        return re.compile(pattern)
-    except re.error as exc:
-        raise PatternError(f"name pattern {pattern!r} does not compile: {exc}", Location(path)) from None
+def _regex(pattern: str, path: str) -> Compiled[str]:
+    return compile_user_regex(pattern, Location(path), what="name pattern")
 
 
 def _unique(items: list[Item]) -> list[Item]:
