@@ -132,10 +132,10 @@ def _child(config: str, root: str | None) -> None:
     clock.wrap(go, "extract", "Go: extract facts")
     if uses_python:
         from driftguard.sources import python
-        from driftguard.sources.python import reader as python_reader
+        from driftguard.sources.python import tree as python_tree
 
         clock.wrap(python, "parse", "Python: libcst parse")
-        clock.wrap(python_reader.PyTree, "_index_positions", "Python: positions (codegen pass)")
+        clock.wrap(python_tree.PyTree, "_index_positions", "Python: positions (codegen pass)")
         clock.wrap(python, "extract", "Python: extract facts")
     clock.wrap(documents, "parse_document", "markdown: parse document")
     clock.wrap(claims, "template_regex", "claims: compile phrase regex")

@@ -19,7 +19,7 @@ from typing import Iterable
 from driftguard.model import Kind, Value
 
 __all__ = [
-    "QUANTITY_PATTERN", "QuantityError", "find_quantities", "format_like", "parse_quantity",
+    "QUANTITY_PATTERN", "QuantityError", "read_value", "find_quantities", "format_like", "parse_quantity",
 ]
 
 
@@ -213,6 +213,15 @@ def _read(text: str) -> tuple[Value, _Style]:
         raise QuantityError(f"number out of range: {core!r}")
     style = replace(style, case=_case(core), lead=lead, trail=trail)
     return Value(kind, data, text, unit), style
+
+
+def read_value(text: str) -> Value:
+    """``text`` as a quantity where it reads as one ("10 minutes", "75%"), else kept as
+    a string so that a comparison reports it."""
+    try:
+        return parse_quantity(text)
+    except QuantityError:
+        return Value.string(text)
 
 
 def parse_quantity(text: str) -> Value:

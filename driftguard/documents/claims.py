@@ -15,7 +15,7 @@ from typing import Callable, Iterable, TypeVar
 from driftguard.config.specs import ClaimForm, MentionsClaim, PhraseClaim, SectionClaim, TableClaim
 from driftguard.documents.model import Cell, Document, Row, Section, Table, fold_key
 from driftguard.model import Claim, ClaimNotFound, Item, Location, PatternError, Value
-from driftguard.quantities import QUANTITY_PATTERN, QuantityError, parse_quantity
+from driftguard.quantities import QUANTITY_PATTERN, read_value
 from driftguard.user_regex import Compiled, compile_user_regex, search_each
 
 T = TypeVar("T")
@@ -96,7 +96,7 @@ def _row_items(doc: Document, table: Table, form: TableClaim) -> list[Item]:
         cell = _cell(row, column)
         text = cell.text if cell else ""
         span = cell.doc_span(0, len(text)) if cell else row.span
-        items.append(Item(_quantity(text), Location(doc.path, row.line), span, label=label))
+        items.append(Item(read_value(text), Location(doc.path, row.line), span, label=label))
     return items
 
 
@@ -139,7 +139,7 @@ def _phrase_claim(doc: Document, form: PhraseClaim) -> Claim:
         m = regex.search(sentence.text)
         if m:
             span = sentence.doc_span(m.start("value"), m.end("value"))
-            items.append(Item(_quantity(m.group("value")), Location(doc.path, sentence.line), span))
+            items.append(Item(read_value(m.group("value")), Location(doc.path, sentence.line), span))
     if not items:
         raise _not_found(doc, f"no sentence matches '{form.template}'", section)
     return Claim(tuple(items), items[0].location)  # type: ignore[arg-type]
@@ -180,14 +180,6 @@ def _section(doc: Document, title: str) -> Section:
 
 def _within(parts: Iterable[T], section: Section | None, offset: Callable[[T], int]) -> list[T]:
     return [p for p in parts if section is None or section.contains(offset(p))]
-
-
-def _quantity(text: str) -> Value:
-    """``text`` read as a quantity, or kept as a string so the comparison reports it."""
-    try:
-        return parse_quantity(text)
-    except QuantityError:
-        return Value.string(text)
 
 
 def _compile(doc: Document, pattern: str) -> Compiled[str]:

@@ -27,7 +27,7 @@ class _Module:
     statement at a line."""
 
     def __init__(self, text: str) -> None:
-        from driftguard.sources.python.reader import PyTree
+        from driftguard.sources.python.tree import PyTree
 
         try:
             self.module = cst.parse_module(text)

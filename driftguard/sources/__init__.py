@@ -13,6 +13,7 @@ a run that touches no Python source never imports libcst.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterable
 from pathlib import PurePosixPath
 from typing import Protocol, cast
 
@@ -45,3 +46,15 @@ def reader_name(path: str, selector: Selector) -> str:
 
 def load_reader(name: str) -> SourceReader:
     return cast(SourceReader, importlib.import_module(name))
+
+
+def unique_items(items: Iterable[Item]) -> list[Item]:
+    """Items in source order, the first of each value (kind and data) kept."""
+    seen: set[tuple[object, object]] = set()
+    out = []
+    for item in items:
+        key = (item.value.kind, item.value.data)
+        if key not in seen:
+            seen.add(key)
+            out.append(item)
+    return out

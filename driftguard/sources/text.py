@@ -24,6 +24,7 @@ from driftguard.model import (
     Location,
     Value,
 )
+from driftguard.quantities import read_value
 from driftguard.user_regex import MULTILINE, Compiled, compile_user_regex, first_groups
 
 
@@ -68,21 +69,9 @@ def extract(tree: TextTree, selector: Selector, path: str) -> list[Item]:
             tree.location(next(iter(found.values()))),
         )
     text, start = next(iter(found.items()))
-    return [Item(scalar_value(text), tree.location(start))]
+    return [Item(read_value(text), tree.location(start))]
 
 
 def compile_pattern(pattern: str, path: str) -> Compiled[str]:
     """The compiled pattern; ``PatternError`` when it does not compile or has no group."""
     return compile_user_regex(pattern, Location(path), flags=MULTILINE, groups=1)
-
-
-def scalar_value(text: str) -> Value:
-    """A quantity where the text reads as one ("10 minutes", "75%"), else a string."""
-    try:
-        from driftguard.quantities import QuantityError, parse_quantity
-    except ImportError:
-        return Value.string(text)
-    try:
-        return parse_quantity(text)
-    except QuantityError:
-        return Value.string(text)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from driftguard.config.specs import Constant, Pattern
 from driftguard.model import AmbiguousFact, ConfigError, FactNotFound, Kind, PatternError, Value
 from driftguard.sources import text as reader
-from driftguard.config.specs import Constant, Pattern
 
 PATH = "conf/limits.toml"
 TEXT = """\
@@ -98,8 +98,8 @@ def test_other_selectors_cannot_read_plain_text():
         reader.extract(reader.parse(PATH, TEXT), Constant("cap"), PATH)
 
 
-def test_scalar_value_falls_back_to_a_string_without_the_quantity_reader(monkeypatch):
-    import sys
+def test_a_scalar_reads_as_a_quantity_where_it_is_one_else_as_a_string():
+    from driftguard.quantities import read_value
 
-    monkeypatch.setitem(sys.modules, "driftguard.quantities", None)  # import now fails
-    assert reader.scalar_value("10 minutes") == Value.string("10 minutes")
+    assert read_value("10 minutes").kind is Kind.DURATION and read_value("10 minutes").data == 600.0
+    assert read_value("SessionState") == Value.string("SessionState")

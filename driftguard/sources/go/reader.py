@@ -21,6 +21,7 @@ from tree_sitter import Node, Parser, Tree
 
 from driftguard.config.specs import Call, Constant, Constants, MapKeys, Selector, StringMethod
 from driftguard.model import FactNotFound, Item, Location, Value
+from driftguard.sources import unique_items
 from driftguard.sources.go.evaluate import Binding, Evaluator, Unevaluable, fold, named
 from driftguard.sources.go.index import (
     LANGUAGE,
@@ -108,7 +109,7 @@ def constants(tree: GoTree, sel: Constants) -> list[Item]:
         found = pattern
         check_hidden(tree, lambda b: any(found.search(t.decode()) for t in IDENT.findall(b)), decls, what)
     names = sel.values == "names"
-    return _unique(Item(Value.string(s.name) if names else evaluate(tree, s, what), tree.loc(s.node))
+    return unique_items(Item(Value.string(s.name) if names else evaluate(tree, s, what), tree.loc(s.node))
                    for s in specs)
 
 
@@ -133,7 +134,7 @@ def string_method(tree: GoTree, sel: StringMethod) -> list[Item]:
     exprs = [e for m in methods for e in case_returns(m.child_by_field_name("body"))]
     if not exprs:
         raise FactNotFound(f"{what} returns no strings from switch cases", tree.loc(methods[0]))
-    return _unique(Item(value_of(tree, e, what), tree.loc(e)) for e in exprs)
+    return unique_items(Item(value_of(tree, e, what), tree.loc(e)) for e in exprs)
 
 
 def map_keys(tree: GoTree, sel: MapKeys) -> list[Item]:
@@ -157,7 +158,7 @@ def map_keys(tree: GoTree, sel: MapKeys) -> list[Item]:
             raise FactNotFound(exc.message, exc.location or tree.loc(node)) from None
     if not keys:
         raise FactNotFound(f"{what} has no keys", tree.loc(literal))
-    return _unique(Item(value, tree.loc(node)) for node, value in keys)
+    return unique_items(Item(value, tree.loc(node)) for node, value in keys)
 
 
 def call(tree: GoTree, sel: Call) -> list[Item]:
@@ -225,18 +226,6 @@ def value_of(tree: GoTree, node: Node, what: str, iota: int = 0, shown: str | No
 
 
 # -- helpers ----------------------------------------------------------------
-
-
-def _unique(items: Iterable[Item]) -> list[Item]:
-    """Items in source order, the first of each value kept."""
-    seen: set[tuple[object, object]] = set()
-    out = []
-    for item in items:
-        key = (item.value.kind, item.value.data)
-        if key not in seen:
-            seen.add(key)
-            out.append(item)
-    return out
 
 
 def _regex(pattern: str, path: str) -> Compiled[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
-from driftguard.sources.python.reader import extract, parse
+from driftguard.sources.python.reader import extract
+from driftguard.sources.python.tree import parse
 
 __all__ = ["extract", "parse"]

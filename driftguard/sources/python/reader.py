@@ -1,200 +1,27 @@
-"""The Python source reader, on libcst.
-
-``parse`` builds a ``PyTree``; ``extract`` reads one selector from it. Comments
-are never nodes in libcst, so commented-out code is never read. Positions come
-from one code generation pass per tree, cached on it (several times cheaper
-than libcst's ``PositionProvider``). Module constants are the assignments at
-the top level of the module; classes and functions are found at any depth.
-"""
+"""The Python source reader, on libcst: ``extract`` reads one selector from a
+``PyTree`` (``driftguard.sources.python.tree``, which ``parse`` builds)."""
 
 from __future__ import annotations
 
-import ast
-import bisect
 import re
-import warnings
-from itertools import accumulate
 from typing import Callable, Sequence
 
 import libcst as cst
 
 from driftguard.config.specs import Call, Constant, Constants, MapKeys, Pattern, Selector, StringMethod
 from driftguard.model import AmbiguousFact, FactNotFound, Item, Kind, Location, ParseError, Value
+from driftguard.sources import unique_items
 from driftguard.sources.python.evaluate import (
     Binding,
     EvalError,
-    Resolver,
     block_statements,
     class_bindings,
     dotted_name,
     fold,
     last_name,
 )
+from driftguard.sources.python.tree import PyTree, nested_blocks
 from driftguard.user_regex import Compiled, compile_user_regex, search_each
-
-try:  # the hook libcst's own PositionProvider is built on
-    from libcst._nodes.internal import CodegenState as _CodegenState
-except ImportError:  # pragma: no cover - a libcst without it: the public metadata API
-    _CodegenState = None  # type: ignore[assignment,misc]
-
-
-def parse(path: str, text: str) -> PyTree:
-    """Parse ``text``; a syntax error raises ``ParseError`` at its line and column."""
-    try:
-        return PyTree(path, text, cst.parse_module(text))
-    except cst.ParserSyntaxError as exc:
-        line, column, reason = _syntax_error(text, exc)
-        raise ParseError(f"{path} is not valid Python: {reason}", Location(path, line, column)) from None
-    except (RecursionError, MemoryError):
-        raise ParseError(f"{path} is nested too deeply to parse", Location(path)) from None
-
-
-def _syntax_error(text: str, exc: cst.ParserSyntaxError) -> tuple[int, int, str]:
-    """CPython's position and wording where it rejects the text too (it points
-    at the culprit more often), else libcst's own."""
-    nul = text.find("\x00")
-    if nul >= 0:  # libcst's tokenizer places it at the start of the file
-        line = text.count("\n", 0, nul) + 1
-        return line, nul - (text.rfind("\n", 0, nul) + 1) + 1, "a NUL byte is not valid in Python source"
-    try:
-        with warnings.catch_warnings():  # the user's SyntaxWarnings are not ours to print
-            warnings.simplefilter("ignore")
-            ast.parse(text)
-    except SyntaxError as err:
-        if err.lineno:
-            return err.lineno, max(err.offset or 1, 1), err.msg
-    except (ValueError, RecursionError, MemoryError):
-        pass
-    return exc.raw_line, exc.raw_column + 1, exc.message
-
-
-class PyTree:
-    """A parsed module with its positions, definitions and scopes, each built
-    on first use and kept, so every selector on the file shares them."""
-
-    def __init__(self, path: str, text: str, module: cst.Module) -> None:
-        self.path, self.text, self.module = path, text, module
-        self.names = Resolver(module, self.classes, self.line)
-        self._defs: tuple[list[tuple[str, cst.ClassDef]], list[tuple[str, cst.FunctionDef]]] | None = None
-        self._marks: dict[int, int] | None = None
-
-    def location(self, node: cst.CSTNode) -> Location:
-        line, column = self.position(node)
-        return Location(self.path, line, column)
-
-    def line(self, node: cst.CSTNode) -> int:
-        return self.position(node)[0]
-
-    def position(self, node: cst.CSTNode) -> tuple[int, int]:
-        """1-based line and column where the node's code starts."""
-        offset = self.offset(node)
-        row = bisect.bisect_right(self._line_starts, offset) - 1
-        return row + 1, offset - self._line_starts[row] + 1
-
-    def offset(self, node: cst.CSTNode) -> int:
-        if self._marks is None:
-            self._index_positions()
-        return self._sums[self._marks[id(node)]]  # type: ignore[index]
-
-    def end_offset(self, node: cst.FunctionDef | cst.ClassDef) -> int:
-        self.offset(node)
-        return self._sums[self._ends[id(node)]]
-
-    def all_calls(self) -> list[cst.Call]:
-        """Every call in the module, in source order."""
-        self.offset(self.module)
-        return self._calls
-
-    def _index_positions(self) -> None:
-        if _CodegenState is None:  # pragma: no cover
-            return self._index_with_metadata()
-        state = _MarkingState(self.module.default_indent, self.module.default_newline)
-        self.module._codegen(state)
-        self._ends, self._calls = state.ends, state.calls
-        self._sums = list(accumulate(map(len, state.tokens), initial=0))
-        self._set_line_starts("".join(state.tokens))
-        self._marks = state.marks
-
-    def _index_with_metadata(self) -> None:
-        """The same indexes through libcst's public (slower) ``PositionProvider``."""
-        from libcst.metadata import MetadataWrapper, PositionProvider
-
-        ranges = MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(PositionProvider)
-        self._set_line_starts(self.text)
-        rows, count = self._line_starts, len(ranges)
-        self._sums = [rows[r.start.line - 1] + r.start.column for r in ranges.values()]
-        self._sums += [rows[r.end.line - 1] + r.end.column for r in ranges.values()]
-        self._ends = {id(node): i + count for i, node in enumerate(ranges)}
-        self._marks = {id(node): i for i, node in enumerate(ranges)}
-        calls = [node for node in ranges if isinstance(node, cst.Call)]
-        self._calls = sorted(calls, key=self.offset)
-
-    def _set_line_starts(self, code: str) -> None:
-        self._line_starts = [0] + [m.end() for m in re.finditer(r"\r\n?|\n", code)]
-
-    def classes(self, name: str) -> list[cst.ClassDef]:
-        """Classes named ``name``, or whose dotted path ends with it, at any depth."""
-        return [node for qualname, node in self._definitions()[0] if _names(qualname, name)]
-
-    def functions(self, name: str) -> list[cst.FunctionDef]:
-        return [node for qualname, node in self._definitions()[1] if _names(qualname, name)]
-
-    def _definitions(self) -> tuple[list[tuple[str, cst.ClassDef]], list[tuple[str, cst.FunctionDef]]]:
-        if self._defs is None:
-            self._defs = ([], [])
-            _collect_definitions(self.module.body, "", self._defs)
-        return self._defs
-
-
-class _MarkingState(_CodegenState or object):  # type: ignore[misc]
-    """Code generation that notes, per node, how many tokens precede it."""
-
-    __slots__ = ("marks", "ends", "calls")
-
-    def __init__(self, indent: str, newline: str) -> None:
-        super().__init__(default_indent=indent, default_newline=newline)
-        self.marks: dict[int, int] = {}
-        self.ends: dict[int, int] = {}
-        self.calls: list[cst.Call] = []
-
-    def before_codegen(self, node: cst.CSTNode) -> None:
-        self.marks[id(node)] = len(self.tokens)
-        if type(node) is cst.Call:
-            self.calls.append(node)
-
-    def after_codegen(self, node: cst.CSTNode) -> None:
-        if type(node) is cst.FunctionDef or type(node) is cst.ClassDef:
-            self.ends[id(node)] = len(self.tokens)
-
-
-def _names(qualname: str, name: str) -> bool:
-    return qualname == name or qualname.endswith("." + name)
-
-
-def _collect_definitions(statements: Sequence[cst.CSTNode], prefix: str, out: tuple[list, list]) -> None:
-    for statement in statements:
-        if isinstance(statement, (cst.ClassDef, cst.FunctionDef)):
-            qualname = prefix + statement.name.value
-            out[0 if isinstance(statement, cst.ClassDef) else 1].append((qualname, statement))
-            _collect_definitions(block_statements(statement.body), qualname + ".", out)
-        else:
-            for block in nested_blocks(statement):
-                _collect_definitions(block, prefix, out)
-
-
-def nested_blocks(node: cst.CSTNode) -> list[Sequence[cst.CSTNode]]:
-    """The statement lists inside a compound statement (if/for/while/with/try/match)."""
-    blocks: list[Sequence[cst.CSTNode]] = []
-    body = getattr(node, "body", None)
-    if isinstance(body, cst.BaseSuite):
-        blocks.append(block_statements(body))
-    parts = [getattr(node, "orelse", None), getattr(node, "finalbody", None)]
-    parts += [*getattr(node, "handlers", ()), *getattr(node, "cases", ())]
-    for part in parts:
-        if part is not None:
-            blocks.extend(nested_blocks(part))
-    return blocks
-
 
 # -- selectors ----------------------------------------------------------------
 
@@ -235,8 +62,8 @@ def _constants(tree: PyTree, sel: Constants) -> list[Item]:
     if not found:
         raise FactNotFound(what, Location(tree.path))
     if sel.values == "names":
-        return _unique([Item(Value.string(b.name), tree.location(b.target)) for b in found])
-    return _unique([_member_item(tree, b, klass) for b in found])
+        return unique_items([Item(Value.string(b.name), tree.location(b.target)) for b in found])
+    return unique_items([_member_item(tree, b, klass) for b in found])
 
 
 def _member_item(tree: PyTree, binding: Binding, klass: cst.ClassDef | None) -> Item:
@@ -305,7 +132,7 @@ def _string_method(tree: PyTree, sel: StringMethod) -> list[Item]:
             items.append(Item(value, tree.location(expr)))
     if not items:
         raise FactNotFound(f"{sel.type}.__str__ returns no string literal", Location(tree.path))
-    return _unique(items)
+    return unique_items(items)
 
 
 def _returns(statements: Sequence[cst.CSTNode], out: list[cst.BaseExpression]) -> None:
@@ -348,7 +175,7 @@ def _map_keys(tree: PyTree, sel: MapKeys) -> list[Item]:
     items = _dict_keys(tree, binding, sel.name, (), sel.resolve)
     if not items:
         raise FactNotFound(f"{sel.name} is an empty dict", Location(tree.path))
-    return _unique(items)
+    return unique_items(items)
 
 
 def _dict_keys(
@@ -443,12 +270,6 @@ def _ambiguous(tree: PyTree, what: str, nodes: Sequence[cst.CSTNode]) -> Ambiguo
 
 def _regex(pattern: str, path: str) -> Compiled[str]:
     return compile_user_regex(pattern, Location(path), what="name pattern")
-
-
-def _unique(items: list[Item]) -> list[Item]:
-    """First item of each distinct value, in source order."""
-    seen: set[Value] = set()
-    return [i for i in items if not (i.value in seen or seen.add(i.value))]
 
 
 _HANDLERS: dict[type, Callable[[PyTree, object], list[Item]]] = {
