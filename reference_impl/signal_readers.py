@@ -12,7 +12,7 @@ import re
 from datetime import datetime, timedelta, timezone
 from typing import Iterator
 
-from reference_impl.signals import (
+from reference_impl.signal_types import (
     METRICS_TOOL,
     QUERY_TOOL,
     STORAGE_TOOL,
@@ -20,7 +20,7 @@ from reference_impl.signals import (
     SignalThresholds,
     SignalType,
     ToolCallRecord,
-    _as_number,
+    as_number,
 )
 
 
@@ -40,7 +40,7 @@ def _storage(data: dict, limits: SignalThresholds, now: datetime) -> Iterator[De
 
 def _pools(data: dict, limits: SignalThresholds) -> Iterator[DetectedSignal]:
     for pool in _records(data, "pools"):
-        usage = _as_number(pool.get("usage_percent"))
+        usage = as_number(pool.get("usage_percent"))
         name = _text(pool, "name")
         resource = _text(pool, "id") or name
         if usage is None or not resource or usage <= limits.storage_warning_percent:
@@ -210,7 +210,7 @@ def _text(obj: dict, key: str) -> str:
 
 
 def _first_positive(*values: object) -> float | None:
-    numbers = [n for n in map(_as_number, values) if n is not None]
+    numbers = [n for n in map(as_number, values) if n is not None]
     return next((n for n in numbers if n > 0), numbers[0] if numbers else None)
 
 

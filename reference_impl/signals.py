@@ -47,72 +47,33 @@ object. Thresholds are strict: a value equal to a threshold does not fire.
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
-from enum import Enum
+from datetime import datetime, timezone
 from typing import Any, Iterable, Mapping
 
-SIGNAL_STORAGE_WARNING_PERCENT = 75.0
-SIGNAL_STORAGE_CRITICAL_PERCENT = 95.0
-SIGNAL_HIGH_CPU_PERCENT = 70.0
-SIGNAL_HIGH_MEMORY_PERCENT = 80.0
-SIGNAL_BACKUP_STALE_THRESHOLD = timedelta(hours=48)
+from reference_impl.signal_readers import signals_in
+from reference_impl.signal_types import (
+    METRICS_TOOL,
+    QUERY_TOOL,
+    SIGNAL_BACKUP_STALE_THRESHOLD,
+    SIGNAL_HIGH_CPU_PERCENT,
+    SIGNAL_HIGH_MEMORY_PERCENT,
+    SIGNAL_STORAGE_CRITICAL_PERCENT,
+    SIGNAL_STORAGE_WARNING_PERCENT,
+    STORAGE_TOOL,
+    DetectedSignal,
+    PatrolThresholds,
+    SignalThresholds,
+    SignalType,
+    ToolCallRecord,
+    as_number,
+)
 
-STORAGE_TOOL = "pulse_storage"
-METRICS_TOOL = "pulse_metrics"
-QUERY_TOOL = "pulse_query"
-
-
-class SignalType(str, Enum):
-    """The kinds of problem a signal reports."""
-
-    SMART_FAILURE = "smart_failure"
-    HIGH_CPU = "high_cpu"
-    HIGH_MEMORY = "high_memory"
-    HIGH_DISK = "high_disk"
-    BACKUP_FAILED = "backup_failed"
-    BACKUP_STALE = "backup_stale"
-    GUEST_UNREACHABLE = "guest_unreachable"
-
-    def __str__(self) -> str:
-        return self.value
-
-
-@dataclass(frozen=True)
-class SignalThresholds:
-    storage_warning_percent: float = SIGNAL_STORAGE_WARNING_PERCENT
-    storage_critical_percent: float = SIGNAL_STORAGE_CRITICAL_PERCENT
-    high_cpu_percent: float = SIGNAL_HIGH_CPU_PERCENT
-    high_memory_percent: float = SIGNAL_HIGH_MEMORY_PERCENT
-    backup_stale_threshold: timedelta = SIGNAL_BACKUP_STALE_THRESHOLD
-
-
-@dataclass(frozen=True)
-class PatrolThresholds:
-    """User-configured alert thresholds (percent); 0 means not configured."""
-
-    storage_warning: float = 0.0
-    storage_critical: float = 0.0
-    node_cpu_warning: float = 0.0
-    node_mem_warning: float = 0.0
-
-
-@dataclass(frozen=True)
-class ToolCallRecord:
-    tool_name: str
-    output: str
-    success: bool = True
-
-
-@dataclass(frozen=True)
-class DetectedSignal:
-    signal_type: SignalType
-    resource_id: str
-    resource_name: str
-    resource_type: str
-    severity: str  # "warning" or "critical"
-    summary: str
+__all__ = [
+    "METRICS_TOOL", "QUERY_TOOL", "SIGNAL_BACKUP_STALE_THRESHOLD", "SIGNAL_HIGH_CPU_PERCENT",
+    "SIGNAL_HIGH_MEMORY_PERCENT", "SIGNAL_STORAGE_CRITICAL_PERCENT", "SIGNAL_STORAGE_WARNING_PERCENT",
+    "STORAGE_TOOL", "DetectedSignal", "PatrolThresholds", "SignalThresholds", "SignalType", "ToolCallRecord",
+    "default_signal_thresholds", "detect_signals", "signal_thresholds_from_patrol",
+]
 
 
 def default_signal_thresholds() -> SignalThresholds:
@@ -130,7 +91,7 @@ def signal_thresholds_from_patrol(config: PatrolThresholds | Mapping[str, Any] |
 
     def pick(key: str, default: float) -> float:
         raw = config.get(key) if isinstance(config, Mapping) else getattr(config, key, None)
-        number = _as_number(raw)
+        number = as_number(raw)
         return number if number is not None and number > 0 else default
 
     return SignalThresholds(
@@ -148,9 +109,6 @@ def detect_signals(
     now: datetime | None = None,
 ) -> list[DetectedSignal]:
     """Signals from successful calls, in call order, one per (type, resource)."""
-    # imported here: signal_readers builds on the types defined above
-    from reference_impl.signal_readers import signals_in
-
     limits = thresholds or default_signal_thresholds()
     moment = _utc(now) if now is not None else datetime.now(timezone.utc)
     seen: set[tuple[SignalType, str]] = set()
@@ -162,16 +120,6 @@ def detect_signals(
                 seen.add(key)
                 found.append(signal)
     return found
-
-
-def _as_number(value: object) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    try:
-        number = float(value)
-    except OverflowError:
-        return None
-    return number if math.isfinite(number) else None
 
 
 def _utc(moment: datetime) -> datetime:

@@ -190,8 +190,8 @@ PY_FACTS = [
     ("reference_impl/errors.py", Constants(type="AgentErrorCode")),
     ("reference_impl/errors.py", StringMethod("AgentErrorCode")),
     ("reference_impl/findings.py", Constant("INVESTIGATION_COOLDOWN")),
-    ("reference_impl/signals.py", Constants(type="SignalType")),
-    ("reference_impl/signals.py", Constant("SIGNAL_STORAGE_WARNING_PERCENT")),
+    ("reference_impl/signal_types.py", Constants(type="SignalType")),
+    ("reference_impl/signal_types.py", Constant("SIGNAL_STORAGE_WARNING_PERCENT")),
 ]
 PY_SOURCES = {rel: (REPO / rel).read_text(encoding="utf-8") for rel, _ in PY_FACTS}
 

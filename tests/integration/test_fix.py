@@ -369,7 +369,7 @@ def test_the_shipped_config_is_fixed_after_a_threshold_changes(tmp_path: Path) -
             shutil.copytree(src, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
         else:
             shutil.copy(src, tmp_path / name)
-    signals = tmp_path / "reference_impl/signals.py"
+    signals = tmp_path / "reference_impl/signal_types.py"
     before = signals.read_text(encoding="utf-8")
     assert "SIGNAL_HIGH_CPU_PERCENT = 70.0" in before
     signals.write_text(before.replace("SIGNAL_HIGH_CPU_PERCENT = 70.0", "SIGNAL_HIGH_CPU_PERCENT = 85.0"),

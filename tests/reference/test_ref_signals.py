@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference_impl import signals
+from reference_impl import signal_types, signals
 from reference_impl.signals import (
     SIGNAL_BACKUP_STALE_THRESHOLD,
     SIGNAL_HIGH_CPU_PERCENT,
@@ -59,7 +59,7 @@ def test_signal_types_are_the_seven_upstream_values():
 
 
 def test_threshold_constants_are_single_literal_assignments():
-    tree = ast.parse(Path(signals.__file__).read_text(encoding="utf-8"))
+    tree = ast.parse(Path(signal_types.__file__).read_text(encoding="utf-8"))
     assigned: dict[str, list[str]] = {}
     for node in tree.body:
         if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
@@ -73,7 +73,7 @@ def test_threshold_constants_are_single_literal_assignments():
 
 
 def test_signal_type_members_are_literal():
-    tree = ast.parse(Path(signals.__file__).read_text(encoding="utf-8"))
+    tree = ast.parse(Path(signal_types.__file__).read_text(encoding="utf-8"))
     cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "SignalType")
     literal = {s.targets[0].id: s.value.value for s in cls.body if isinstance(s, ast.Assign)}
     assert literal == {t.name: t.value for t in SignalType}
