@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-
 from naive_sources import Missing, Unsupported, read_fact
 from naive_values import QUANTITY, Value, canonical, quantity, same
 

@@ -10,7 +10,8 @@ lines and trailing comments are cut first; blocks are found by brace counting
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Optional
+from collections.abc import Callable
+from typing import Any
 
 from naive_values import Unevaluable, Value, evaluate
 
@@ -65,11 +66,11 @@ def read_fact(text: str, spec: dict[str, Any], go: bool) -> list[Value]:
     raise Unsupported(", ".join(k for k in spec if k != "file"))
 
 
-def _values(pairs: list[tuple[str, str]], lookup: Callable[[str], Optional[str]]) -> list[Value]:
+def _values(pairs: list[tuple[str, str]], lookup: Callable[[str], str | None]) -> list[Value]:
     return [_eval(source, lookup) for _, source in pairs]
 
 
-def _eval(source: str, lookup: Callable[[str], Optional[str]]) -> Value:
+def _eval(source: str, lookup: Callable[[str], str | None]) -> Value:
     try:
         return evaluate(source, lookup)
     except (Unevaluable, KeyError, IndexError) as exc:
@@ -104,8 +105,8 @@ def _assignments(code: str, go: bool, name_regex: str) -> list[tuple[str, str]]:
     return [(n, v) for n, v in found if wanted.search(n) and not v.rstrip().endswith(("{", "(", "["))]
 
 
-def _go_lookup(code: str) -> Callable[[str], Optional[str]]:
-    def lookup(name: str) -> Optional[str]:
+def _go_lookup(code: str) -> Callable[[str], str | None]:
+    def lookup(name: str) -> str | None:
         m = re.search(rf"^[ \t]*(?:const[ \t]+)?{re.escape(name)}[ \t]*(?:[\w.]+[ \t]*)?=(?!=)[ \t]*(.+?)[ \t]*$",
                       code, re.M)
         return m.group(1) if m else None
@@ -187,8 +188,8 @@ def _py_members(code: str, type_: str) -> list[tuple[str, str]]:
     return [(n, v) for n, v in found if not (n.startswith("_") and n.endswith("_"))]
 
 
-def _py_lookup(code: str) -> Callable[[str], Optional[str]]:
-    def lookup(name: str) -> Optional[str]:
+def _py_lookup(code: str) -> Callable[[str], str | None]:
+    def lookup(name: str) -> str | None:
         m = re.search(rf"^[ \t]*{re.escape(name)}[ \t]*(?::[^=\n]+)?=(?!=)[ \t]*(.+?)[ \t]*$", code, re.M)
         return m.group(1) if m else None
     return lookup
@@ -196,7 +197,7 @@ def _py_lookup(code: str) -> Callable[[str], Optional[str]]:
 
 # -- maps and calls ---------------------------------------------------------------
 
-def _map_keys(code: str, sel: dict[str, Any], go: bool, lookup: Callable[[str], Optional[str]]) -> list[Value]:
+def _map_keys(code: str, sel: dict[str, Any], go: bool, lookup: Callable[[str], str | None]) -> list[Value]:
     name = re.escape(sel["name"])
     m = re.search(rf"\b{name}[ \t]*(?::=|(?::[^=\n]+)?=)[ \t]*(?:map\[[^\]]*\][\w.*]*)?[ \t]*\{{", code)
     if not m:
@@ -231,7 +232,7 @@ def _split_colon(entry: str) -> str:
     return entry.strip()
 
 
-def _call(code: str, sel: dict[str, Any], go: bool, lookup: Callable[[str], Optional[str]]) -> Value:
+def _call(code: str, sel: dict[str, Any], go: bool, lookup: Callable[[str], str | None]) -> Value:
     scope = code
     if sel.get("within"):
         within = sel["within"]

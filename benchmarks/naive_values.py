@@ -8,7 +8,7 @@ arithmetic evaluator; nothing here imports driftguard.
 from __future__ import annotations
 
 import re
-from typing import Callable, Optional
+from collections.abc import Callable
 
 Value = tuple[str, object]
 
@@ -67,7 +67,7 @@ class Unevaluable(Exception):
     pass
 
 
-def evaluate(expr: str, lookup: Callable[[str], Optional[str]], depth: int = 0) -> Value:
+def evaluate(expr: str, lookup: Callable[[str], str | None], depth: int = 0) -> Value:
     """Evaluate a constant expression; names are resolved through ``lookup`` (source text)."""
     if depth > 20:
         raise Unevaluable("too deep")
@@ -87,7 +87,7 @@ def evaluate(expr: str, lookup: Callable[[str], Optional[str]], depth: int = 0) 
 
 
 class _Parser:
-    def __init__(self, tokens: list[re.Match[str]], lookup: Callable[[str], Optional[str]], depth: int):
+    def __init__(self, tokens: list[re.Match[str]], lookup: Callable[[str], str | None], depth: int):
         self.tokens, self.lookup, self.depth, self.i = tokens, lookup, depth, 0
 
     def _op(self) -> str | None:

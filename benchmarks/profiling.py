@@ -15,8 +15,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 TRACKED = ("yaml", "markdown_it", "tree_sitter", "tree_sitter_go", "libcst")
 
@@ -119,7 +120,8 @@ def _child(config: str, root: str | None) -> None:
     step("import driftguard modules", lambda: [__import__(m) for m in modules])
 
     from driftguard.config import loader as config_mod
-    from driftguard.documents import claims, reader as documents
+    from driftguard.documents import claims
+    from driftguard.documents import reader as documents
     from driftguard.judging import engine, workspace
     from driftguard.sources import go
     from driftguard.sources.go import reader as go_reader

@@ -5,12 +5,17 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable, Sequence
 from enum import IntEnum
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from driftguard._version import __version__
 from driftguard.model import DriftguardError
+
+if TYPE_CHECKING:
+    from driftguard.config.loader import Config
+    from driftguard.judging.cache import FactCache
 
 
 class ExitCode(IntEnum):
@@ -39,7 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
     subs = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     check = subs.add_parser("check", help="judge every rule; print the findings")
-    check.add_argument("paths", nargs="*", metavar="PATHS", help="only the rules whose document or fact files are these")
+    check.add_argument("paths", nargs="*", metavar="PATHS",
+                       help="only the rules whose document or fact files are these")
     check.add_argument("--format", choices=sorted(CHECK_FORMATS), default="text")
     _common(check)
 
@@ -111,7 +117,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return ExitCode.ERROR
 
 
-def _load(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+def _load(args: argparse.Namespace) -> Config:
     from driftguard.config.loader import CONFIG_NAME, find_config, load_config
     from driftguard.model import ConfigError
 
@@ -124,7 +130,7 @@ def _load(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     return load_config(path, root=root)
 
 
-def _cache(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+def _cache(args: argparse.Namespace) -> FactCache | None:
     """The on-disk fact cache for check, report and facts, unless turned off."""
     if getattr(args, "no_cache", False):
         return None

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import Iterable
 
 from driftguard.model import Kind, Value
 
@@ -334,16 +334,16 @@ def _style_for(like: Value, kind: Kind) -> _Style:
         value, style = None, _Style()
     if value is not None and value.kind is kind:
         return style
-    edges = {"lead": style.lead, "trail": style.trail, "case": style.case}
+    plain = _Style(lead=style.lead, trail=style.trail, case=style.case)
     hint = like.unit.lower()
     if kind is Kind.NUMBER:
         if hint == "%":
-            return _Style(suffix="%", **edges)
-        return _Style(times=True, suffix=" times", **edges) if hint == "times" else _Style(**edges)
+            return replace(plain, suffix="%")
+        return replace(plain, times=True, suffix=" times") if hint == "times" else plain
     if hint in _SPELLINGS:
         unit, register = _SPELLINGS[hint]
-        return _Style(unit=unit, register=register, sep="" if register == "letter" else " ", **edges)
-    return _Style(**edges)
+        return replace(plain, unit=unit, register=register, sep="" if register == "letter" else " ")
+    return plain
 
 
 def format_like(new: Value, like: Value) -> str:

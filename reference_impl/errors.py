@@ -12,9 +12,9 @@ optional ``"details"`` object of string values, left out when empty.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Mapping
 
 
 class AgentErrorCode(str, Enum):

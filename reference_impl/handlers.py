@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from datetime import timedelta
-from typing import Any, Mapping
+from typing import Any
 
 from reference_impl.errors import AgentErrorCode as A
 from reference_impl.errors import ErrorEnvelope
@@ -153,7 +154,8 @@ def act_on_finding(s: Surface, req: Mapping[str, Any]) -> Result:
 )
 def plan_action(s: Surface, req: Mapping[str, Any]) -> Result:
     rid, name, request_id = req.get("resourceId"), req.get("capability"), req.get("requestId")
-    if not all(isinstance(v, str) and v for v in (rid, name, request_id)):
+    if not (isinstance(rid, str) and rid and isinstance(name, str) and name
+            and isinstance(request_id, str) and request_id):
         return fail(A.INVALID_ACTION_REQUEST, "resourceId, capability and requestId are required strings")
     if s.actor is None:
         return fail(A.ACTION_ACTOR_UNAVAILABLE, "no authenticated actor")
@@ -271,7 +273,7 @@ def execute_action(s: Surface, req: Mapping[str, Any]) -> Result:
         return {"actionId": action.id, "status": action.status, "dryRun": True}
     action.status = "executing"
     try:
-        output = s.executor(resource.agent, action.capability, {"actionId": action.id})  # type: ignore[misc]
+        output = s.executor(resource.agent, action.capability, {"actionId": action.id})  # type: ignore[misc]  # checked for None above
         action.status = "completed"
     except ExecutionError as exc:
         action.status, output = "failed", str(exc)

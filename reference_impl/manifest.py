@@ -18,8 +18,9 @@ from __future__ import annotations
 import ast
 import inspect
 import textwrap
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 from reference_impl.errors import AgentErrorCode as A
 from reference_impl.errors import ToolErrorCode as T
@@ -125,8 +126,8 @@ def _collect(fn: Callable[..., Any], found: set[ErrorCode], seen: set[Callable[.
                 found.add(owner[node.attr])
         elif isinstance(node, ast.Name):
             target = scope.get(node.id)
-            helper = inspect.isfunction(target) and target.__module__ == fn.__module__
-            if helper and not hasattr(target, "EMITS"):
+            if (inspect.isfunction(target) and target.__module__ == fn.__module__
+                    and not hasattr(target, "EMITS")):
                 _collect(target, found, seen)
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
-from typing import Iterator
 
 from reference_impl.signal_types import (
     METRICS_TOOL,
@@ -227,7 +227,8 @@ def _parse_time(value: object) -> datetime | None:
         if zone.upper() != "Z":
             offset = timedelta(hours=int(zone[1:3]), minutes=int(zone[4:6]))
         tz = timezone(-offset if zone[0] == "-" else offset)
-        moment = datetime(*fields, int(fraction[:6].ljust(6, "0")), tzinfo=tz)  # type: ignore[misc]
+        year, month, day, hour, minute, second = fields
+        moment = datetime(year, month, day, hour, minute, second, int(fraction[:6].ljust(6, "0")), tzinfo=tz)
         return moment.astimezone(timezone.utc)
     except (ValueError, OverflowError):
         return None

@@ -47,8 +47,9 @@ object. Thresholds are strict: a value equal to a threshold does not fire.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from datetime import datetime, timezone
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from reference_impl.signal_readers import signals_in
 from reference_impl.signal_types import (

@@ -9,9 +9,10 @@ back before the next one.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Callable, Iterable, Mapping, Union
+from typing import Any, Union
 
 from reference_impl.errors import AgentErrorCode as A
 from reference_impl.errors import ErrorEnvelope
@@ -98,7 +99,7 @@ def emits(*codes: ErrorCode) -> Callable[[Handler], Handler]:
     """Declare the codes a handler may return; stored as ``EMITS``."""
 
     def mark(fn: Handler) -> Handler:
-        fn.EMITS = frozenset(codes)  # type: ignore[attr-defined]
+        fn.EMITS = frozenset(codes)  # type: ignore[attr-defined]  # a function attribute read by the manifest check
         return fn
 
     return mark
@@ -133,7 +134,7 @@ def _tool_target(s: Surface, args: Mapping[str, Any]) -> Resource | ErrorEnvelop
 
 def _run(s: Surface, agent: str, operation: str, args: Mapping[str, Any]) -> object | ErrorEnvelope:
     try:
-        return s.executor(agent, operation, args)  # type: ignore[misc]
+        return s.executor(agent, operation, args)  # type: ignore[misc]  # checked for None by the caller
     except ExecutionError as exc:
         return fail(T.EXECUTION_FAILED, f"{operation} failed on {agent}: {exc}")
 

@@ -40,7 +40,7 @@ class FactSpec:
     name: str
     file: str  # relative to the root, posix
     selector: Selector
-    line: int
+    line: int | None
 
     @property
     def scalar(self) -> bool:
@@ -169,7 +169,8 @@ def _selector(r: Reader, body: Any, kind: str, key: str) -> Selector:
         if not isinstance(body[kind], dict):
             return MapKeys(name=r.value(body, kind, str, key))
         spec = r.mapping(body[kind], where, required={"name"}, optional={"resolve"})
-        return MapKeys(name=r.value(spec, "name", str, where), resolve=r.value(spec, "resolve", bool, where, default=False))
+        return MapKeys(name=r.value(spec, "name", str, where),
+                       resolve=r.value(spec, "resolve", bool, where, default=False))
     if kind == "pattern":
         regex = r.regex(body, kind, key, groups=1)
         return Pattern(regex=regex, scalar=r.value(body, "scalar", bool, key, default=False))

@@ -5,7 +5,9 @@ from __future__ import annotations
 import difflib
 import posixpath
 import re
-from typing import Any, NoReturn, Sequence
+from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
+from typing import Any, NoReturn
 
 from driftguard.model import ConfigError, Location, PatternError
 from driftguard.user_regex import compile_user_regex
@@ -46,8 +48,8 @@ class Reader:
         self,
         node: Any,
         where: str,
-        required: set[str] = frozenset(),  # type: ignore[assignment]
-        optional: set[str] = frozenset(),  # type: ignore[assignment]
+        required: AbstractSet[str] = frozenset(),
+        optional: AbstractSet[str] = frozenset(),
         any_keys: bool = False,
         line: int | None = None,
     ) -> dict[str, Any]:

@@ -87,8 +87,9 @@ def _too_deep(text: str, path: str) -> Location:
         for event in yaml.parse(text, Loader=LOADER):
             if isinstance(event, yaml.CollectionStartEvent):
                 depth += 1
-                if depth > MAX_DEPTH:
-                    return Location(path, event.start_mark.line + 1, event.start_mark.column + 1)
+                mark = event.start_mark
+                if depth > MAX_DEPTH and mark is not None:
+                    return Location(path, mark.line + 1, mark.column + 1)
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1
     except yaml.YAMLError:

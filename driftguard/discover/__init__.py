@@ -12,8 +12,8 @@ comments; ``render_summary`` says what was found.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from driftguard.discover.emit import render_config
 from driftguard.discover.match import propose

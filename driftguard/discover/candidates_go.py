@@ -8,7 +8,7 @@ very selector, so an emitted config reads exactly what discovery saw.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from driftguard.config.specs import Constant, Constants, MapKeys, StringMethod
 from driftguard.discover.go_skeleton import skeleton
@@ -52,7 +52,7 @@ def scan_go(path: str, text: str) -> SourceFile:
     for spec in index.specs:
         if not spec.const and _is_map(spec):
             found.add(MapKeys(spec.name), "map_keys", spec.name)
-            if any(k.type == "identifier" for k in map_keys_of(spec.expr)):  # type: ignore[arg-type]
+            if spec.expr is not None and any(k.type == "identifier" for k in map_keys_of(spec.expr)):
                 found.add(MapKeys(spec.name, resolve=True), "map_keys", spec.name)
     scalars = tuple(_scalars(tree, path, index.specs, index.by_name))
     return SourceFile(path, tuple(found.sets), scalars)

@@ -35,7 +35,7 @@ class _Places:
         self.doc = doc
         self.sections = sorted(doc.sections, key=lambda s: s.body_start)
         self.starts = [s.body_start for s in self.sections]
-        self.tables = sorted((t.span for t in doc.tables))
+        self.tables = sorted(t.span for t in doc.tables)
         self.codes = sorted(c.span for c in doc.code_spans)
 
     def section(self, offset: int) -> Section | None:
@@ -63,7 +63,7 @@ class _Places:
 
 
 def _inside(spans: list[tuple[int, int]], offset: int) -> bool:
-    i = bisect_right(spans, (offset, float("inf"))) - 1  # type: ignore[arg-type]
+    i = bisect_right(spans, (offset, float("inf"))) - 1
     return i >= 0 and spans[i][0] <= offset < spans[i][1]
 
 

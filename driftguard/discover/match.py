@@ -9,8 +9,8 @@ identifiers: unique, stable, and (for rule ids) shaped ``[a-z0-9-]+``.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from pathlib import PurePosixPath
-from typing import Iterable
 
 from driftguard.discover.draft import PROPOSE_AT, Draft
 from driftguard.discover.match_scalars import ScalarMatch, best_matches, phrase_drafts, rows_drafts

@@ -12,9 +12,9 @@ a percentage, a large number) needs less wording than a small count.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import chain
-from typing import Iterable
 
 from driftguard.discover.draft import PROPOSE_AT, Draft, describe_fact
 from driftguard.discover.model import CodeScalar, DocFile, QuantityClaim, TableRef, mentioned

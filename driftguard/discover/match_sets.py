@@ -13,7 +13,8 @@ other side it covers.
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 
 from driftguard.discover.draft import PROPOSE_AT, Draft, describe_fact, short_list
 from driftguard.discover.model import CodeSet, NearMiss, SetClaim, mentioned
@@ -119,7 +120,7 @@ def match_table(claim: SetClaim, index: SetIndex, mentions: frozenset[str] = fro
                           _ordered(best.values, doc, keep=False))
 
 
-def _ordered(values: Iterable[str], other: set[str], keep: bool = True) -> tuple[str, ...]:
+def _ordered(values: Iterable[str], other: AbstractSet[str], keep: bool = True) -> tuple[str, ...]:
     return tuple(v for v in dict.fromkeys(values) if (v in other) == keep)
 
 

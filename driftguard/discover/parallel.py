@@ -10,9 +10,10 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
+from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Iterable, Union
+from typing import Union
 
 from driftguard.discover.model import DocFile, Skipped, SourceFile
 from driftguard.model import DriftguardError
@@ -118,7 +119,7 @@ def chunks(files: list[tuple[str, str, int]], count: int) -> list[list[tuple[str
 
 def default_jobs() -> int:
     try:
-        return max(len(os.sched_getaffinity(0)), 1)  # type: ignore[attr-defined]
+        return max(len(os.sched_getaffinity(0)), 1)
     except AttributeError:  # pragma: no cover - not on Linux
         return max(os.cpu_count() or 1, 1)
 

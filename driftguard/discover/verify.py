@@ -7,8 +7,8 @@ passes on the tree they were discovered from.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from driftguard.config.loader import CONFIG_NAME, Config, FactSpec, Rule
 from driftguard.config.specs import ClaimForm, PhraseClaim, SectionClaim, TableClaim

@@ -10,7 +10,8 @@ it"), so a deleted claim never passes as an empty one.
 from __future__ import annotations
 
 import re
-from typing import Callable, Iterable, TypeVar
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 from driftguard.config.specs import ClaimForm, MentionsClaim, PhraseClaim, SectionClaim, TableClaim
 from driftguard.documents.model import Cell, Document, Row, Section, Table, fold_key
@@ -85,9 +86,9 @@ def _row_items(doc: Document, table: Table, form: TableClaim) -> list[Item]:
     """One item per configured row label present in the table: its cell read as a quantity."""
     column = _column(doc, table, form.column, 1)
     rows: dict[str, Row] = {}
-    for row in table.rows:
-        if row.cells:
-            rows.setdefault(fold_key(row.cells[0].text), row)
+    for each in table.rows:
+        if each.cells:
+            rows.setdefault(fold_key(each.cells[0].text), each)
     items = []
     for label, _fact in form.rows:
         row = rows.get(fold_key(label))
@@ -142,7 +143,8 @@ def _phrase_claim(doc: Document, form: PhraseClaim) -> Claim:
             items.append(Item(read_value(m.group("value")), Location(doc.path, sentence.line), span))
     if not items:
         raise _not_found(doc, f"no sentence matches '{form.template}'", section)
-    return Claim(tuple(items), items[0].location)  # type: ignore[arg-type]
+    first = items[0].location
+    return Claim(tuple(items), first if first is not None else Location(doc.path))
 
 
 def template_regex(template: str) -> re.Pattern[str]:
@@ -196,9 +198,9 @@ def _not_found(doc: Document, what: str, section: Section | None) -> ClaimNotFou
     return ClaimNotFound(_gone(f"{what} in section '{section.title}'"), Location(doc.path, section.line))
 
 
-_READERS: dict[type, Callable[[Document, ClaimForm], Claim]] = {
-    TableClaim: _table_claim,  # type: ignore[dict-item]
-    SectionClaim: _section_claim,  # type: ignore[dict-item]
-    PhraseClaim: _phrase_claim,  # type: ignore[dict-item]
-    MentionsClaim: _mentions_claim,  # type: ignore[dict-item]
+_READERS: dict[type, Callable[[Document, Any], Claim]] = {
+    TableClaim: _table_claim,
+    SectionClaim: _section_claim,
+    PhraseClaim: _phrase_claim,
+    MentionsClaim: _mentions_claim,
 }

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from typing import Sequence
+from collections.abc import Sequence
 
 from markdown_it.token import Token
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from markdown_it.token import Token
 

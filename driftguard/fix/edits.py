@@ -10,8 +10,8 @@ pipes and, where the new text fits, their columns.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from driftguard.documents.reader import Cell, Table
 from driftguard.text import EOL, newline_of
@@ -74,7 +74,8 @@ def _common(xs: Sequence[str], ys: Sequence[str]) -> int:
 def _align(plain: str, source: str) -> list[int] | None:
     """For each character of ``plain``, its offset in ``source`` (markup skipped,
     one whitespace run of the plain text matching any whitespace run of the source)."""
-    places, j = [], 0
+    places: list[int] = []
+    j = 0
     for i, ch in enumerate(plain):
         if ch.isspace():
             if i and plain[i - 1].isspace():
@@ -160,7 +161,7 @@ def _code_template(text: str, cell: Cell) -> tuple[str, str] | None:
 
 def layout_row(line: str, cells: Sequence[str]) -> str:
     """A table row holding ``cells``, laid out like ``line`` (a row of the same table)."""
-    prefix = re.match(r"[ \t>]*", line).group()  # type: ignore[union-attr]
+    prefix = line[: len(line) - len(line.lstrip(" \t>"))]
     body = line[len(prefix):].rstrip()
     lead = body.startswith("|")
     trail = len(body) > 1 and body.endswith("|") and not body.endswith("\\|")

@@ -9,8 +9,8 @@ is listed as ``Unfixed`` with the reason. Planning writes nothing.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Sequence
 
 from driftguard import quantities
 from driftguard.config.loader import Config, Rule

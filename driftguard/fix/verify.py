@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Iterable, Sequence
 
 from markdown_it.token import Token
 
@@ -74,7 +74,8 @@ def check_tokens(old: str, new: str, changes: Sequence[Change], offsets: list[in
         raise Unsafe(f"the document's structure would change ({len(old_tokens)} blocks before, "
                      f"{len(kept)} after, not counting added rows)")
     for a, b in zip(old_tokens, kept):
-        free = bool(a.map) and any(a.map[0] <= line < a.map[1] for line in touched)
+        span = a.map
+        free = bool(span) and span is not None and any(span[0] <= line < span[1] for line in touched)
         _same(a, b, free)
 
 

@@ -33,7 +33,7 @@ def claim_to_json(claim: Claim) -> dict[str, object]:
 def claim_from_json(raw: object) -> Claim:
     if not isinstance(raw, dict) or raw.get("location") is None:
         raise ValueError("expected a claim")
-    return Claim(items_from_json(raw["items"]), _location_in(raw["location"]))  # type: ignore[arg-type]
+    return Claim(items_from_json(raw["items"]), _location_in(raw["location"]))
 
 
 def _item_out(item: Item) -> list[object]:
@@ -48,7 +48,9 @@ def _item_out(item: Item) -> list[object]:
 
 
 def _item_in(raw: object) -> Item:
-    kind, data, text, unit, loc, span, label = raw  # type: ignore[misc]
+    if not isinstance(raw, list) or len(raw) != 7:
+        raise ValueError("a damaged item")
+    kind, data, text, unit, loc, span, label = raw
     if type(data) not in _DATA or not _strings(text, unit, label):
         raise ValueError("a damaged item")
     if span is not None and (not isinstance(span, list) or len(span) != 2 or not _ints(*span)):
@@ -64,7 +66,9 @@ def _location_out(loc: Location) -> list[object]:
 
 
 def _location_in(raw: object) -> Location:
-    path, line, column = raw  # type: ignore[misc]
+    if not isinstance(raw, list) or len(raw) != 3:
+        raise ValueError("a damaged location")
+    path, line, column = raw
     if not _strings(path) or not _ints(line, column, none=True):
         raise ValueError("a damaged location")
     return Location(path, line, column)

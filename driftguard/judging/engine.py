@@ -9,7 +9,8 @@ spec and code are unchanged since a previous run is read back without parsing.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from driftguard.config.loader import Config, FactSpec, Rule
 from driftguard.config.specs import TableClaim

@@ -95,11 +95,11 @@ def library_version(module: str, dist: str) -> str | None:
         marks = []
     if marks:
         return ",".join(marks)
-    try:  # not beside it (an egg, a source tree): ask the slow way
-        from importlib.metadata import PackageNotFoundError, version
+    from importlib import metadata  # not beside it (an egg, a source tree): ask the slow way
 
-        return f"{dist}={version(dist)}"
-    except (ImportError, PackageNotFoundError):
+    try:
+        return f"{dist}={metadata.version(dist)}"
+    except metadata.PackageNotFoundError:
         return None
 
 

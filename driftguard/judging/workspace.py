@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, TypeVar
+from typing import TypeVar, cast
 
 from driftguard.model import DriftguardError, Location, ReadError
 from driftguard.text import split_bom
@@ -55,7 +56,7 @@ class Workspace:
         found = self._cache[key]
         if isinstance(found, DriftguardError):
             raise found
-        return found  # type: ignore[return-value]
+        return cast(T, found)
 
     def _read(self, relpath: str) -> str:
         where = Location(relpath)

@@ -8,7 +8,7 @@ Each value is ``module:function`` so a format's module is imported only when use
 from __future__ import annotations
 
 import importlib
-from typing import Callable
+from collections.abc import Callable
 
 from driftguard.judging.result import Result
 
@@ -29,4 +29,5 @@ REPORT_FORMATS: dict[str, str] = {
 
 def renderer(table: dict[str, str], name: str) -> Renderer:
     module, _, function = table[name].partition(":")
-    return getattr(importlib.import_module(module), function)  # type: ignore[no-any-return]
+    found: Renderer = getattr(importlib.import_module(module), function)
+    return found

@@ -29,7 +29,8 @@ _GUIDE: dict[str, tuple[str, str]] = {
     # kind: (what it means, how to fix it)
     "missing-in-doc": (
         "The code declares a value that the document's claim does not state.",
-        "Add the value to the document where the rule reads its claim, or narrow the fact's selector if the value is not meant to be documented.",
+        "Add the value to the document where the rule reads its claim, or narrow the fact's selector if the "
+        "value is not meant to be documented.",
     ),
     "missing-in-code": (
         "The document states a value that the code does not declare.",
@@ -37,7 +38,8 @@ _GUIDE: dict[str, tuple[str, str]] = {
     ),
     "value-mismatch": (
         "The document states a different value than the code has.",
-        "Change the document to the code's value (the message gives it in the document's own wording), or change the code if the document is right.",
+        "Change the document to the code's value (the message gives it in the document's own wording), or "
+        "change the code if the document is right.",
     ),
     "claim-not-found": (
         "The table, row, section or sentence the rule reads is no longer in the document.",

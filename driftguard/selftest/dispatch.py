@@ -12,7 +12,9 @@ facts); the helpers they share live in ``edits``.
 from __future__ import annotations
 
 import importlib
-from typing import Callable
+from collections.abc import Callable
+from functools import partial
+from types import ModuleType
 
 from driftguard.config.loader import Config, FactSpec, Rule
 from driftguard.config.specs import SectionClaim, TableClaim
@@ -34,8 +36,7 @@ def plan(rule: Rule, config: Config, facts: dict[str, Fact], claim_items: tuple[
         labelled = rule.claim.labelled
         for item in claim_items if labelled else claim_items[:1]:
             label = f"doc: row '{item.label}' changed" if labelled else "doc: value changed"
-            out.append(Mutation(label, "doc", "value-mismatch", rule.doc,
-                                lambda text, item=item: doc.change_value(text, item)))
+            out.append(Mutation(label, "doc", "value-mismatch", rule.doc, partial(_change_value, item=item)))
         return out
     if rule.direction in (Direction.BOTH, Direction.CODE_TO_DOC):
         for name in rule.facts:
@@ -54,6 +55,10 @@ def plan(rule: Rule, config: Config, facts: dict[str, Fact], claim_items: tuple[
     return out
 
 
+def _change_value(text: str, item: Item) -> Edit:
+    return doc.change_value(text, item)
+
+
 def _bind(action: Callable[[str, FactSpec, Fact], Edit], spec: FactSpec, fact: Fact | None) -> Callable[[str], Edit]:
     def apply(text: str) -> Edit:
         if fact is None or not fact.items:
@@ -70,7 +75,7 @@ _MODULES = {
 }
 
 
-def _language(spec: FactSpec):  # type: ignore[no-untyped-def]
+def _language(spec: FactSpec) -> ModuleType:
     """The mutation module for the reader that reads ``spec`` (imported lazily)."""
     return importlib.import_module(_MODULES[reader_name(spec.file, spec.selector)])
 

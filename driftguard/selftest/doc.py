@@ -22,6 +22,7 @@ from driftguard.selftest.edits import (
     NotApplicable,
     bumped,
     last_item,
+    last_line,
     line_number,
     line_starts,
     newline_of,
@@ -50,7 +51,7 @@ def add_row(text: str, rule: Rule, table_line: int | None) -> Edit:
         raise CannotApply(f"the '{form.table}' table has no column '{form.column}'")
     starts = line_starts(text)
     last = text[starts[table.end_line - 1]:table.span[1]]
-    prefix = re.match(r"[ \t>]*", last).group()  # type: ignore[union-attr]
+    prefix = last[: len(last) - len(last.lstrip(" \t>"))]
     body = last[len(prefix):].rstrip()
     cells = [f"`{SELFTEST}`" if i == column else FILLER for i in range(len(table.header))]
     row = prefix + ("| " if body.startswith("|") else "") + " | ".join(cells) + (" |" if body.endswith("|") else "")
@@ -155,7 +156,7 @@ def change_value(text: str, item: Item) -> Edit:
             written = format_like(new_value, old)
         except QuantityError as exc:
             raise CannotApply(f"cannot write {new_value.canonical} like '{old.text}': {exc}") from None
-        expect = (written.strip(), new_value.canonical)
+        expect: tuple[str, ...] = (written.strip(), new_value.canonical)
     else:
         written = text[start:end] + "_selftest"
         expect = (written,)
@@ -171,13 +172,13 @@ def change_value(text: str, item: Item) -> Edit:
 def add_member(text: str, spec: FactSpec, fact: Fact) -> Edit:
     """A copy of the last match's line with a new value in the group, inserted after it."""
     regex = _pattern(spec)
-    item = last_item(fact)
+    item, line = last_item(fact), last_line(fact)
     starts = line_starts(text)
-    at = offset_of(text, item.location, starts)  # type: ignore[arg-type]
+    where = item.location or Location(spec.file, line)
+    at = offset_of(text, where, starts)
     old = str(item.value.data)
     if text[at:at + len(old)] != old:
-        raise CannotApply(f"`{old}` is not at {item.location}")
-    line = item.location.line  # type: ignore[union-attr]
+        raise CannotApply(f"`{old}` is not at {where}")
     begin = starts[line - 1]
     end = starts[line] - len(_break_before(text, starts[line])) if line < len(starts) else len(text)
     for candidate in (*CANDIDATES, *derived([str(i.value.data) for i in fact.items])):

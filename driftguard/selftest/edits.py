@@ -16,7 +16,7 @@ from driftguard.text import line_number, line_starts, newline_of
 from driftguard.user_regex import compile_user_regex
 
 __all__ = [
-    "IDENTIFIER", "SELFTEST", "CannotApply", "Edit", "Mutation", "NotApplicable", "bumped", "last_item",
+    "IDENTIFIER", "SELFTEST", "CannotApply", "Edit", "Mutation", "NotApplicable", "bumped", "last_item", "last_line",
     "line_number", "line_starts", "new_name", "newline_of", "offset_of",
 ]
 
@@ -66,7 +66,20 @@ def last_item(fact: Fact) -> Item:
     placed = [i for i in fact.items if i.location is not None and i.location.line is not None]
     if not placed:
         raise CannotApply(f"fact '{fact.name}' has no source locations to add a member next to")
-    return max(placed, key=lambda i: (i.location.line, i.location.column or 0))  # type: ignore[union-attr]
+    return max(placed, key=_position)
+
+
+def last_line(fact: Fact) -> int:
+    """The line of the member declared last in the source."""
+    loc = last_item(fact).location
+    if loc is None or loc.line is None:  # last_item keeps placed items only
+        raise CannotApply(f"fact '{fact.name}' has no source locations to add a member next to")
+    return loc.line
+
+
+def _position(item: Item) -> tuple[int, int]:
+    loc = item.location
+    return (0, 0) if loc is None else (loc.line or 0, loc.column or 0)
 
 
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Sequence
+from collections.abc import Sequence
+from typing import cast
 
 import libcst as cst
 
 from driftguard.config.loader import FactSpec
 from driftguard.config.specs import Constants, MapKeys, StringMethod
 from driftguard.model import Fact, Kind, Location, Value
-from driftguard.selftest.edits import SELFTEST, CannotApply, Edit, NotApplicable, last_item, line_starts, new_name
+from driftguard.selftest.edits import SELFTEST, CannotApply, Edit, NotApplicable, last_line, line_starts, new_name
 
 
 class _Module:
@@ -57,7 +58,7 @@ class _Module:
         return self.tree.classes(name)
 
     def edit(self, old: cst.CSTNode, new: cst.CSTNode, what: str, line: int | None, expect: str | None) -> Edit:
-        code = self.module.deep_replace(old, new).code  # type: ignore[union-attr]
+        code = cast(cst.Module, self.module.deep_replace(old, new)).code
         return Edit(code, what, line, (expect,) if expect is not None else ())
 
 
@@ -134,23 +135,26 @@ def add_member(text: str, spec: FactSpec, fact: Fact) -> Edit:
 
 def _add_assignment(mod: _Module, klass_name: str | None, regex: str | None, names: bool, fact: Fact) -> Edit:
     """A new Enum member of ``klass_name`` (or module constant) after the last one."""
-    line = last_item(fact).location.line  # type: ignore[union-attr]
+    line = last_line(fact)
     owner: cst.CSTNode = mod.module
     body: Sequence[cst.BaseStatement] = mod.module.body
     if klass_name:
-        classes = [c for c in mod.classes(klass_name) if mod.holds(c, line)]  # type: ignore[arg-type]
+        classes = [c for c in mod.classes(klass_name) if mod.holds(c, line)]
         if not classes or not isinstance(classes[-1].body, cst.IndentedBlock):
             raise CannotApply(f"no class {klass_name} around line {line}")
         owner = classes[-1].body
         body = classes[-1].body.body
-    index = mod.statement_at(body, line)  # type: ignore[arg-type]
+    index = mod.statement_at(body, line)
     small = _small(body[index]) if index is not None else None
     old_name = _target(small) if small is not None else None
     if index is None or small is None or old_name is None:
         raise CannotApply(f"no plain assignment at line {line}")
     name = new_name(old_name, mod.text, regex)
     value, expect = _new_value(small.value, fact, name, old_name, names, body)
-    statement = _renamed(body[index], name, value)  # type: ignore[arg-type]
+    line_statement = body[index]
+    if not isinstance(line_statement, cst.SimpleStatementLine):
+        raise CannotApply(f"no plain assignment at line {line}")
+    statement = _renamed(line_statement, name, value)
     new_body = [*body[:index + 1], statement, *body[index + 1:]]
     new_owner = owner.with_changes(body=new_body)
     shown = cst.Module([]).code_for_node(statement).strip()
@@ -159,14 +163,15 @@ def _add_assignment(mod: _Module, klass_name: str | None, regex: str | None, nam
 
 
 def _add_key(mod: _Module, sel: MapKeys, fact: Fact) -> Edit:
-    line = last_item(fact).location.line  # type: ignore[union-attr]
-    index = mod.statement_at(mod.module.body, line)  # type: ignore[arg-type]
+    line = last_line(fact)
+    index = mod.statement_at(mod.module.body, line)
     owner: cst.CSTNode = mod.module
     body: Sequence[cst.BaseStatement] = mod.module.body
-    if index is not None and isinstance(body[index], cst.ClassDef):  # ``Class.NAME``
-        owner = body[index].body  # type: ignore[union-attr]
-        body = owner.body  # type: ignore[attr-defined]
-        index = mod.statement_at(body, line)  # type: ignore[arg-type]
+    klass = body[index] if index is not None else None
+    if isinstance(klass, cst.ClassDef) and isinstance(klass.body, cst.IndentedBlock):  # ``Class.NAME``
+        owner = klass.body
+        body = klass.body.body
+        index = mod.statement_at(body, line)
     small = _small(body[index]) if index is not None else None
     node = small.value if small is not None else None
     if isinstance(node, cst.Call) and len(node.args) == 1:
@@ -184,7 +189,7 @@ def _add_key(mod: _Module, sel: MapKeys, fact: Fact) -> Edit:
         sep = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
     added = last.with_changes(key=key, value=last.value.deep_clone(), comma=last.comma)
     elements[-1:] = [last.with_changes(comma=sep), added]
-    new_statement = body[index].deep_replace(node, node.with_changes(elements=elements))  # type: ignore[union-attr]
+    new_statement = body[index].deep_replace(node, node.with_changes(elements=elements))
     statements = [*body[:index], new_statement, *body[index + 1:]]
     what = f"added the entry `{cst.Module([]).code_for_node(key)}: ...`"
     if constant is not None:  # the constant a name key refers to, just before the dict
@@ -254,7 +259,7 @@ def _bump(tree: ast.Module, text: str, starts: list[int], expr: ast.expr, seen: 
     context = f"{owner} = {ast.unparse(expr)}" if owner else ast.unparse(expr)
     for node in _ordered(expr):
         if isinstance(node, ast.Constant) and type(node.value) in (int, float):
-            new = repr(node.value + 1)
+            new = repr(cast(float, node.value) + 1)
             return _replace(text, starts, node, new, context)
     for node in _ordered(expr):
         if isinstance(node, ast.Name) and node.id not in seen:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import tempfile
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from functools import partial
 from pathlib import Path
 
 from driftguard.config.loader import Config, Rule
@@ -177,6 +178,10 @@ def _absent() -> object:
     raise _Absent
 
 
+def _same(value: object) -> object:
+    return value
+
+
 def _fresh_engine(config: Config, rule: Rule, changed: str, parsed: Workspace) -> Engine:
     """A new Engine whose caches hold the clean run's reads and parses of every file
     the mutation left alone; the mutated file is read and parsed afresh."""
@@ -192,7 +197,7 @@ def _fresh_engine(config: Config, rule: Rule, changed: str, parsed: Workspace) -
             value = parsed.cached(kind, path, _absent)
         except (_Absent, DriftguardError):
             continue  # not read by the clean run, or failed there: let the new engine try
-        engine.workspace.cached(kind, path, lambda value=value: value)
+        engine.workspace.cached(kind, path, partial(_same, value))
     return engine
 
 

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from driftguard.config.loader import load_config
 from driftguard.judging import fingerprints
 from driftguard.judging.cache import FactCache, default_cache
 from driftguard.judging.cache_codec import (
@@ -24,9 +25,8 @@ from driftguard.judging.cache_codec import (
     items_from_json,
     items_to_json,
 )
-from driftguard.judging.fingerprints import library_fingerprint, library_version, package_fingerprint
-from driftguard.config.loader import load_config
 from driftguard.judging.engine import Engine
+from driftguard.judging.fingerprints import library_fingerprint, library_version, package_fingerprint
 from driftguard.model import Claim, FactNotFound, Item, Kind, Location, Value
 from driftguard.reporters import CHECK_FORMATS, REPORT_FORMATS, renderer
 
@@ -142,7 +142,7 @@ def test_engine_is_uncached_unless_asked(tree, tmp_path: Path, monkeypatch: pyte
     assert not (tmp_path / "would-be-cache").exists()
 
 
-WARM_SCRIPT = """
+WARM_SCRIPT = f"""
 import sys
 from pathlib import Path
 from driftguard.judging.cache import FactCache
@@ -152,9 +152,9 @@ from driftguard.reporters import CHECK_FORMATS, renderer
 config = load_config(Path(sys.argv[1]), root=Path(sys.argv[2]) if sys.argv[2] else None)
 cache = FactCache(sys.argv[3])
 sys.stdout.write(renderer(CHECK_FORMATS, "json")(Engine(config, cache).run()))
-loaded = sorted(m for m in sys.modules if m in {names!r} or m.split(".")[0] in {names!r})
+loaded = sorted(m for m in sys.modules if m in {PARSER_MODULES!r} or m.split(".")[0] in {PARSER_MODULES!r})
 sys.stderr.write(f"{{cache.misses}} {{' '.join(loaded)}}")
-""".format(names=PARSER_MODULES)
+"""
 
 
 @pytest.mark.parametrize("config_path, root", [(ROOT / "driftguard.yaml", None), (PULSE_CONFIG, PULSE_FIXTURE)],

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from driftguard.config.specs import MentionsClaim, PhraseClaim, SectionClaim, TableClaim
 from driftguard.documents.claims import read_claim, template_regex
 from driftguard.documents.reader import Document, parse_document
 from driftguard.model import Claim, ClaimNotFound, Kind, Location, PatternError
-from driftguard.config.specs import MentionsClaim, PhraseClaim, SectionClaim, TableClaim
 
 FIXTURE_DOCS = Path(__file__).resolve().parents[1] / "fixtures" / "pulse" / "docs"
 

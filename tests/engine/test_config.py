@@ -7,10 +7,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from driftguard.config import yamlsafe
 from driftguard.config.loader import find_config, load_config
-from driftguard.model import ConfigError, Direction
 from driftguard.config.specs import Call, Constant, Constants, PhraseClaim, SectionClaim, TableClaim
+from driftguard.model import ConfigError, Direction
 
 GOOD = """
 version: 1

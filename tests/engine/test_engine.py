@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
 
@@ -194,8 +194,8 @@ def test_rules_touching_selects_by_file(tree: Tree) -> None:
     ],
 )
 def test_map_keys_resolve_gives_constant_values(path: str, source: str) -> None:
-    from driftguard.sources import load_reader, reader_name
     from driftguard.config.specs import MapKeys
+    from driftguard.sources import load_reader, reader_name
 
     reader = load_reader(reader_name(path, MapKeys("REG")))
     tree = reader.parse(path, source)

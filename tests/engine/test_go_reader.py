@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from driftguard.config.specs import Call, Constant, Constants, MapKeys, Pattern, Selector, StringMethod
 from driftguard.model import AmbiguousFact, FactNotFound, Kind, ParseError, Value
 from driftguard.sources import go, load_reader, reader_name
-from driftguard.config.specs import Call, Constant, Constants, MapKeys, Pattern, Selector, StringMethod
 from reference_impl.errors import AgentErrorCode, ToolErrorCode
 
 PULSE = Path(__file__).resolve().parents[1] / "fixtures" / "pulse"

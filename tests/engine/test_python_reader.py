@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from driftguard.config.specs import Call, Constant, Constants, MapKeys, Pattern, StringMethod
 from driftguard.model import AmbiguousFact, FactNotFound, Kind, ParseError, PatternError, Value
 from driftguard.sources import python as reader
-from driftguard.config.specs import Call, Constant, Constants, MapKeys, Pattern, StringMethod
 
 N, D, S, B = Kind.NUMBER, Kind.DURATION, Kind.STRING, Kind.BOOL
 PATH = "pkg/mod.py"

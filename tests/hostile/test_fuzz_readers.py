@@ -20,10 +20,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from driftguard.documents.claims import read_claim
-from driftguard.documents.reader import parse_document
-from driftguard.model import AmbiguousFact, ClaimNotFound, FactNotFound, Item, Kind, ParseError, PatternError
-from driftguard.sources import go, python
 from driftguard.config.specs import (
     Call,
     Constant,
@@ -35,6 +31,10 @@ from driftguard.config.specs import (
     StringMethod,
     TableClaim,
 )
+from driftguard.documents.claims import read_claim
+from driftguard.documents.reader import parse_document
+from driftguard.model import AmbiguousFact, ClaimNotFound, FactNotFound, Item, Kind, ParseError, PatternError
+from driftguard.sources import go, python
 
 REPO = Path(__file__).resolve().parents[2]
 PULSE = REPO / "tests" / "fixtures" / "pulse"

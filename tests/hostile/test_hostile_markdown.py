@@ -14,10 +14,10 @@ import time
 
 import pytest
 
+from driftguard.config.specs import MentionsClaim, PhraseClaim, SectionClaim, TableClaim
 from driftguard.documents.claims import read_claim
 from driftguard.documents.reader import parse_document
 from driftguard.model import ClaimNotFound, PatternError
-from driftguard.config.specs import MentionsClaim, PhraseClaim, SectionClaim, TableClaim
 
 BOUND = 5.0  # seconds per input, parse and every claim form: generous, the point is "never hangs"
 

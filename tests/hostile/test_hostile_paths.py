@@ -14,8 +14,8 @@ import pytest
 
 from driftguard.config.loader import load_config
 from driftguard.judging.engine import Engine
-from driftguard.model import ReadError
 from driftguard.judging.workspace import Workspace
+from driftguard.model import ReadError
 
 SOURCE = "LIMIT = 5\n"
 DOC = "# Limits\n\nThe limit is 5 requests.\n"

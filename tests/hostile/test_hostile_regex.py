@@ -154,10 +154,10 @@ def test_a_normal_check_runs_every_pattern_well_within_the_bound(config):
 @pytest.mark.parametrize("sentence", ["1" * 100_000, "1,000" * 20_000, "1h" * 50_000, "ten-" * 30_000,
                                       "half an " * 20_000, "1 " * 50_000, "-" * 50_000 + "1"])
 def test_phrase_templates_over_hostile_sentences_are_bounded(sentence):
+    from driftguard.config.specs import PhraseClaim
     from driftguard.documents.claims import read_claim
     from driftguard.documents.reader import parse_document
     from driftguard.model import ClaimNotFound
-    from driftguard.config.specs import PhraseClaim
 
     doc = parse_document("p.md", "after " + sentence + " of\n")
     start = time.perf_counter()
@@ -177,10 +177,10 @@ UNCOMPILABLE = ["(" * 600 + "a" + ")" * 600, "a{4294967296}", "(?P<n>a)(?P=m)", 
 @pytest.mark.parametrize("pattern", UNCOMPILABLE, ids=["nested-600", "huge-repeat", "unknown-group", "range"])
 def test_readers_turn_any_compile_failure_into_a_pattern_error(pattern):
     """Compiling raises RecursionError, not regex.error, for some of these."""
+    from driftguard.config.specs import Pattern, SectionClaim
     from driftguard.documents.claims import read_claim
     from driftguard.documents.reader import parse_document
     from driftguard.sources import text
-    from driftguard.config.specs import Pattern, SectionClaim
 
     with pytest.raises(PatternError) as info:
         text.extract(text.parse("t.txt", "abc"), Pattern(regex=pattern), "t.txt")
@@ -208,9 +208,9 @@ def test_a_config_regex_that_breaks_compiling_is_a_config_error(repo, write, cli
 def test_a_backtracking_constants_name_regex_is_stopped(
     path: str, source: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from driftguard.config.specs import Constants
     from driftguard.model import PatternError
     from driftguard.sources import load_reader, reader_name
-    from driftguard.config.specs import Constants
 
     monkeypatch.setenv("DRIFTGUARD_REGEX_TIMEOUT", "0.5")
     reader = load_reader(reader_name(path, Constants(name="x")))

@@ -25,6 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from driftguard.config.loader import load_config
+from driftguard.config.specs import Call, Constant, PhraseClaim, TableClaim
 from driftguard.discover import discover, render_config, render_summary
 from driftguard.discover.emit import scalar
 from driftguard.discover.match_sets import fit_regex
@@ -32,7 +33,6 @@ from driftguard.discover.templates import candidates
 from driftguard.discover.words import identifier_words, stem
 from driftguard.judging.engine import Engine
 from driftguard.model import Status
-from driftguard.config.specs import Call, Constant, PhraseClaim, TableClaim
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "tests" / "fixtures"

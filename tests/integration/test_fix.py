@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from driftguard import quantities
 from driftguard.config.loader import load_config
 from driftguard.documents.reader import parse_document
-from driftguard.judging.engine import Engine
 from driftguard.fix import MAY_BE_RIGHT, FixOutcome, apply_fixes, plan_fixes, render_fix
 from driftguard.fix.edits import TODO, EditRefused, layout_row, row_splice, value_splice
+from driftguard.judging.engine import Engine
 from driftguard.model import ConfigError, Kind, Value
 
 ROOT = Path(__file__).resolve().parents[2]

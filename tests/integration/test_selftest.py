@@ -4,15 +4,15 @@ neighbours, and what cannot fail (or cannot be mutated) is reported, never passe
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
 
 from driftguard.config.loader import load_config
-from driftguard.selftest.edits import NotApplicable, new_name
-from driftguard.selftest.doc import derived
 from driftguard.selftest import SelftestResult, Verdict, render_selftest, run_selftest
+from driftguard.selftest.doc import derived
+from driftguard.selftest.edits import NotApplicable, new_name
 
 ROOT = Path(__file__).resolve().parents[2]
 PULSE_CONFIG = ROOT / "examples" / "pulse" / "driftguard.yaml"

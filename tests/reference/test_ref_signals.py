@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference_impl import signal_types, signals
+from reference_impl import signal_types
 from reference_impl.signals import (
     SIGNAL_BACKUP_STALE_THRESHOLD,
     SIGNAL_HIGH_CPU_PERCENT,

@@ -12,8 +12,9 @@ seconds; dividing a duration by a duration gives a plain number.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Protocol, Union
+from typing import Protocol
 
 from tree_sitter import Node
 
@@ -50,7 +51,7 @@ class Const:
     """A Go value while evaluating: ``tag`` is num, dur (nanoseconds), str or bool."""
 
     tag: str
-    x: Union[int, float, str, bool]
+    x: int | float | str | bool
 
 
 class Binding(Protocol):
@@ -172,7 +173,8 @@ class Evaluator:
 
 def unary(op: str, c: Const, node: Node) -> Const:
     if op in ("-", "+") and c.tag in ("num", "dur"):
-        return Const(c.tag, -c.x if op == "-" else c.x)  # type: ignore[operator]
+        x = _numeric(c, node)
+        return Const(c.tag, -x if op == "-" else x)
     if op == "^" and c.tag == "num" and isinstance(c.x, int):
         return Const("num", ~c.x)
     if op == "!" and c.tag == "bool":
@@ -204,15 +206,15 @@ def _arith(op: str, a: Const, b: Const, node: Node) -> Const:
         raise Unevaluable(f"a number divided by a duration in `{fold(node.text)}`", node)
     if op == "/" and a.tag == b.tag == "dur":
         tag = "num"
-    x, y = a.x, b.x
+    x, y = _numeric(a, node), _numeric(b, node)
     if op in ("+", "-", "*"):
-        return Const(tag, x + y if op == "+" else x - y if op == "-" else x * y)  # type: ignore[operator]
+        return Const(tag, x + y if op == "+" else x - y if op == "-" else x * y)
     if op in ("/", "%") and y == 0:
         raise Unevaluable(f"division by zero in `{fold(node.text)}`", node)
     if op == "/":
         if isinstance(x, int) and isinstance(y, int):
             return Const(tag, _quotient(x, y))
-        return Const(tag, x / y)  # type: ignore[operator]
+        return Const(tag, x / y)
     if op in INT_OPS and isinstance(x, int) and isinstance(y, int):
         if op in ("<<", ">>") and not 0 <= y <= 512:
             raise Unevaluable(f"shift count out of range in `{fold(node.text)}`", node)
@@ -241,7 +243,9 @@ def _checked(c: Const, node: Node) -> Const:
 def _numeric(c: Const, node: Node) -> int | float:
     if c.tag not in ("num", "dur"):
         raise Unevaluable(f"`{fold(node.text)}` converts a {c.tag} to a number", node)
-    return c.x  # type: ignore[return-value]
+    if isinstance(c.x, bool) or not isinstance(c.x, (int, float)):
+        raise Unevaluable(f"`{fold(node.text)}` is not a number", node)
+    return c.x
 
 
 def _integral(c: Const, node: Node) -> int:

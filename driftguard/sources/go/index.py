@@ -8,8 +8,9 @@ walkers find switch-case returns, map literal keys and local map bindings.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import TYPE_CHECKING
 
 import tree_sitter_go
 from tree_sitter import Language, Node, Query, QueryCursor

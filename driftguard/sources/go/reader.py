@@ -15,7 +15,8 @@ give a string key's value, an identifier key's name, ``Name`` for a
 from __future__ import annotations
 
 import re
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from tree_sitter import Node, Parser, Tree
 
@@ -71,7 +72,8 @@ class GoTree:
         for spec in local:
             extra.setdefault(spec.name, []).append(spec)
         by_name = self.index.by_name
-        lookup: Callable[[str], list[Binding]] = lambda n: list(extra.get(n) or by_name.get(n, []))
+        def lookup(n: str) -> list[Binding]:
+            return list(extra.get(n) or by_name.get(n, []))
         return Evaluator(lookup, frozenset(self.index.types))
 
 
@@ -185,12 +187,12 @@ def call(tree: GoTree, sel: Call) -> list[Item]:
     return [Item(value_of(tree, arg, what, local=local), tree.loc(arg))]
 
 
-HANDLERS: dict[type, Callable[[GoTree, object], list[Item]]] = {
-    Constants: constants,  # type: ignore[dict-item]
-    Constant: constant,  # type: ignore[dict-item]
-    StringMethod: string_method,  # type: ignore[dict-item]
-    MapKeys: map_keys,  # type: ignore[dict-item]
-    Call: call,  # type: ignore[dict-item]
+HANDLERS: dict[type, Callable[[GoTree, Any], list[Item]]] = {
+    Constants: constants,
+    Constant: constant,
+    StringMethod: string_method,
+    MapKeys: map_keys,
+    Call: call,
 }
 
 

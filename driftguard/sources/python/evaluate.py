@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import math
 import operator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Callable, Iterator, Sequence
 
 import libcst as cst
 
@@ -197,7 +197,7 @@ class Binding:
     assignment is not plain (augmented, or an unpacking without a matching tuple)."""
 
     name: str
-    target: cst.Name
+    target: cst.BaseExpression  # the assigned name, or for a call argument the argument itself
     value: cst.BaseExpression | None
 
 

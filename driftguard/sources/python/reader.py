@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import re
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import libcst as cst
 
@@ -41,7 +42,7 @@ def extract(tree: PyTree, selector: Selector, path: str) -> list[Item]:
         raise ParseError(f"{path} is nested too deeply to read", Location(path)) from None
 
 
-def _named(bindings: list[Binding], pattern: re.Pattern[str] | None, path: str) -> list[Binding]:
+def _named(bindings: list[Binding], pattern: Compiled[str] | None, path: str) -> list[Binding]:
     """The bindings whose name ``pattern`` finds, matched within the user-regex time bound."""
     if pattern is None:
         return bindings
@@ -195,9 +196,10 @@ def _dict_keys(
                 problem = "includes itself" if inner else "unpacks something that is not a name"
                 raise FactNotFound(f"{where} {problem}", Location(tree.path))
             items += _dict_keys(tree, _one_binding(tree, inner)[0], inner, outer + (name,), resolve)
-        elif isinstance(element.key, (cst.Name, cst.Attribute)) and not resolve:
+        elif (isinstance(element, cst.DictElement) and isinstance(element.key, (cst.Name, cst.Attribute))
+              and not resolve):
             items.append(Item(Value.string(last_name(element.key) or ""), tree.location(element.key)))
-        else:
+        elif isinstance(element, cst.DictElement):
             what = f"a key of {name} (line {tree.line(element.key)})"
             value = _evaluate(tree, Binding(name, binding.target, element.key), None, what)
             items.append(Item(value, tree.location(element.key)))
@@ -272,7 +274,7 @@ def _regex(pattern: str, path: str) -> Compiled[str]:
     return compile_user_regex(pattern, Location(path), what="name pattern")
 
 
-_HANDLERS: dict[type, Callable[[PyTree, object], list[Item]]] = {
+_HANDLERS: dict[type, Callable[[PyTree, Any], list[Item]]] = {
     Constants: _constants,
     Constant: _constant,
     StringMethod: _string_method,

@@ -12,8 +12,9 @@ from __future__ import annotations
 import ast
 import bisect
 import warnings
+from collections.abc import Sequence
 from itertools import accumulate
-from typing import Sequence
+from typing import cast
 
 import libcst as cst
 
@@ -24,7 +25,7 @@ from driftguard.text import line_starts
 try:  # the hook libcst's own PositionProvider is built on
     from libcst._nodes.internal import CodegenState as _CodegenState
 except ImportError:  # pragma: no cover - a libcst without it: the public metadata API
-    _CodegenState = None  # type: ignore[assignment,misc]
+    _CodegenState = None  # type: ignore[assignment,misc]  # the public metadata API serves instead
 
 
 def parse(path: str, text: str) -> PyTree:
@@ -83,7 +84,8 @@ class PyTree:
     def offset(self, node: cst.CSTNode) -> int:
         if self._marks is None:
             self._index_positions()
-        return self._sums[self._marks[id(node)]]  # type: ignore[index]
+        marks = cast("dict[int, int]", self._marks)  # _index_positions sets it
+        return self._sums[marks[id(node)]]
 
     def end_offset(self, node: cst.FunctionDef | cst.ClassDef) -> int:
         self.offset(node)
@@ -135,7 +137,7 @@ class PyTree:
         return self._defs
 
 
-class _MarkingState(_CodegenState or object):  # type: ignore[misc]
+class _MarkingState(_CodegenState or object):  # type: ignore[misc]  # a base chosen at import time
     """Code generation that notes, per node, how many tokens precede it."""
 
     __slots__ = ("marks", "ends", "calls")
