@@ -13,7 +13,6 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from driftguard.config.loader import Config, FactSpec, Rule
-from driftguard.config.specs import TableClaim
 from driftguard.judging.compare import compare_rows, compare_scalar, compare_set, error_finding
 from driftguard.judging.result import Result, RuleResult
 from driftguard.judging.workspace import Workspace
@@ -89,7 +88,7 @@ class Engine:
             problems.append(error_finding(rule, exc))
         findings = list(problems)
         if claim is not None:
-            if isinstance(rule.claim, TableClaim) and rule.claim.rows:
+            if rule.claim.labelled:
                 findings += compare_rows(rule, facts, claim)
             elif not problems:
                 if rule.scalar:

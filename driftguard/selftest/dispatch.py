@@ -18,7 +18,7 @@ from types import ModuleType
 
 from driftguard.config.loader import Config, FactSpec, Rule
 from driftguard.config.specs import SectionClaim, TableClaim
-from driftguard.model import Direction, Fact, Item
+from driftguard.model import MISSING_IN_CODE, MISSING_IN_DOC, VALUE_MISMATCH, Direction, Fact, Item
 from driftguard.selftest import doc
 from driftguard.selftest.edits import CannotApply, Edit, Mutation
 from driftguard.sources import TEXT_READER, reader_name
@@ -31,17 +31,17 @@ def plan(rule: Rule, config: Config, facts: dict[str, Fact], claim_items: tuple[
     if rule.scalar:
         for name in rule.facts:
             spec = config.facts[name]
-            out.append(Mutation(f"code: value changed ({name})", "code", "value-mismatch", spec.file,
+            out.append(Mutation(f"code: value changed ({name})", "code", VALUE_MISMATCH, spec.file,
                                 _bind(_change_code, spec, facts.get(name)), fact=name))
         labelled = rule.claim.labelled
         for item in claim_items if labelled else claim_items[:1]:
             label = f"doc: row '{item.label}' changed" if labelled else "doc: value changed"
-            out.append(Mutation(label, "doc", "value-mismatch", rule.doc, partial(_change_value, item=item)))
+            out.append(Mutation(label, "doc", VALUE_MISMATCH, rule.doc, partial(_change_value, item=item)))
         return out
     if rule.direction in (Direction.BOTH, Direction.CODE_TO_DOC):
         for name in rule.facts:
             spec = config.facts[name]
-            out.append(Mutation(f"code: new member ({name})", "code", "missing-in-doc", spec.file,
+            out.append(Mutation(f"code: new member ({name})", "code", MISSING_IN_DOC, spec.file,
                                 _bind(_add_code, spec, facts.get(name)), fact=name))
     if rule.direction in (Direction.BOTH, Direction.DOC_TO_CODE):
         form = rule.claim
@@ -51,7 +51,7 @@ def plan(rule: Rule, config: Config, facts: dict[str, Fact], claim_items: tuple[
             label, make = "doc: new bullet item", lambda text: doc.add_bullet(text, rule)
         else:
             label, make = "doc: new code span", lambda text: doc.add_code_span(text, rule)
-        out.append(Mutation(label, "doc", "missing-in-code", rule.doc, make))
+        out.append(Mutation(label, "doc", MISSING_IN_CODE, rule.doc, make))
     return out
 
 

@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from driftguard.model import Fact, Item, Kind, Location, Value
+from driftguard.model import Fact, FindingKind, Item, Kind, Location, Value
 from driftguard.text import line_number, line_starts, newline_of
 from driftguard.user_regex import compile_user_regex
 
@@ -47,7 +47,7 @@ class Edit:
 class Mutation:
     label: str  # e.g. "code: new member (session_states)"
     side: str  # "code" | "doc"
-    kind: str  # the finding kind that must name the mutated value
+    kind: FindingKind  # the finding kind that must name the mutated value
     path: str  # the root-relative file it changes
     apply: Callable[[str], Edit]
     fact: str | None = None  # the fact whose value changes (code side)

@@ -209,7 +209,7 @@ def _verdict(rule: Rule, mutation: Mutation, edit: Edit, where: Location, result
         expect, note = _read_back(mutation.fact, before, result)
     base = Outcome(rule.id, mutation.label, Verdict.MISSED, edit.what, where, found=result.findings)
     for finding in result.findings:
-        if (finding.kind.kind == mutation.kind and finding.doc is not None and finding.doc.path == rule.doc
+        if (finding.kind is mutation.kind and finding.doc is not None and finding.doc.path == rule.doc
                 and any(_names(finding, spelling) for spelling in expect)):
             return replace(base, verdict=Verdict.CAUGHT, finding=finding)
     if note:
@@ -217,7 +217,7 @@ def _verdict(rule: Rule, mutation: Mutation, edit: Edit, where: Location, result
     from driftguard.reporters.text import finding_line
 
     found = "; ".join(finding_line(f) for f in result.findings) or "nothing (the rule passed)"
-    wanted = f"{mutation.kind} naming {rule.doc} and {' / '.join(expect) or 'the new value'}"
+    wanted = f"{mutation.kind.kind} naming {rule.doc} and {' / '.join(expect) or 'the new value'}"
     return replace(base, detail=f"expected {wanted}; found {found}")
 
 

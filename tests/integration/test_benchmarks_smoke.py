@@ -107,3 +107,13 @@ def test_baseline_catches_a_drift_driftguard_catches(tmp_path: Path, monkeypatch
     theirs = naive.run(config, tree)["rules"]
     assert ours == theirs
     assert {rule for rule, v in ours.items() if v == "fail"} == {"session-states", "investigation-attempts"}
+
+
+def test_the_startup_benchmark_reports_a_ratio_and_a_parser_free_cached_check(tmp_path: Path) -> None:
+    out = tmp_path / "startup.json"
+    proc = subprocess.run([sys.executable, str(BENCH / "startup.py"), "--repeat", "1", "--json", str(out)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    result = json.loads(out.read_text(encoding="utf-8"))
+    assert result["runs"] == 1 and result["ratio"] > 0 and result["cached_check_s"] > 0
+    assert result["parsers"] == "imported: []"
