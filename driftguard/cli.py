@@ -155,7 +155,14 @@ def cmd_check(args: argparse.Namespace) -> int:
     config = _load(args)
     rules = None
     if args.paths:
+        from driftguard.model import ConfigError, Location
+
+        for given in args.paths:
+            if not Path(given).exists():
+                raise ConfigError("no such file or folder; every path given to check must exist", Location(given))
         rules = rules_touching(config, [_relative(p, config.root) for p in args.paths])
+        if not rules:
+            print(f"driftguard: no rule reads {', '.join(args.paths)}; nothing to judge", file=sys.stderr)
     result = Engine(config, _cache(args)).run(rules)
     _emit(args, renderer(CHECK_FORMATS, args.format)(result))
     return result.exit_code

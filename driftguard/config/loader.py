@@ -32,7 +32,8 @@ from driftguard.model import ConfigError, Direction, Location
 
 CONFIG_NAME = "driftguard.yaml"
 DEFAULT_MAX_FILE_SIZE = 4 * 1024 * 1024
-RULE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+RULE_ID = re.compile(r"[a-z0-9][a-z0-9-]*")
+"""A rule id, matched whole (``fullmatch``): ``ttl\n`` is not one."""
 
 
 @dataclass(frozen=True)
@@ -123,6 +124,8 @@ def _build(r: Reader, data: Any, path: Path, root: Path | None, max_size: int | 
     facts = {name: _fact(r, facts_map, name) for name in facts_map}
     rules_list = r.sequence(top, "rules")
     rules = tuple(_rule(r, rules_list, i, facts) for i in range(len(rules_list)))
+    if not rules:
+        r.fail(top, "rules", "rules: expected at least one rule; a config with none judges nothing and would always pass")
     seen: dict[str, int] = {}
     for rule in rules:
         if rule.id in seen:
@@ -189,7 +192,7 @@ def _rule(r: Reader, rules: Any, i: int, facts: dict[str, FactSpec]) -> Rule:
     body = r.mapping(rules[i], key, required={"id", "doc"},
                      optional={"why", "fact", "facts", "direction", *CLAIM_OPTIONS}, line=line)
     rule_id = r.value(body, "id", str, key)
-    if not RULE_ID.match(rule_id):
+    if not RULE_ID.fullmatch(rule_id):
         r.fail(body, "id", f"{key}.id: expected lower case letters, digits and dashes, got {rule_id!r}")
     claim = _claim(r, body, key)
     names = _fact_names(r, body, key, claim)

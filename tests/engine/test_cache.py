@@ -100,7 +100,7 @@ def test_the_same_content_under_two_paths_keeps_each_path(tree, tmp_path: Path) 
             facts:
               one: {file: x/one.go, constants: {type: K}}
               two: {file: y/two.go, constants: {type: K}}
-            rules: []
+            rules: [{id: r, fact: one, doc: d.md, table: K}]
         """,
     })
     config = load_config(root / "driftguard.yaml")
@@ -118,7 +118,7 @@ def test_errors_are_never_stored(tree, tmp_path: Path) -> None:
         version: 1
         facts:
           gone: {file: a.go, constant: Missing}
-        rules: []
+        rules: [{id: r, fact: gone, doc: d.md, phrase: 'a {value}'}]
     """})
     config = load_config(root / "driftguard.yaml")
     cache = FactCache(tmp_path / "cache")
@@ -134,7 +134,7 @@ def test_engine_is_uncached_unless_asked(tree, tmp_path: Path, monkeypatch: pyte
         version: 1
         facts:
           n: {file: a.go, constant: N}
-        rules: []
+        rules: [{id: r, fact: n, doc: d.md, phrase: 'a {value}'}]
     """})
     config = load_config(root / "driftguard.yaml")
     engine = Engine(config)

@@ -132,7 +132,15 @@ def test_paths_select_rules(repo: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert run(capsys, "check", "other.md")[:2] == (0, "driftguard: 1 rule: 1 passed\n")
     code, out, _ = run(capsys, "check", "m.md")
     assert code == 1 and out.endswith("driftguard: 2 rules: 1 passed, 1 failed\n")
-    assert run(capsys, "check", "unrelated.txt")[:2] == (0, "driftguard: 0 rules: 0 passed\n")
+    (repo / "unrelated.txt").write_text("text\n")
+    assert run(capsys, "check", "unrelated.txt") == (
+        0, "driftguard: 0 rules: 0 passed\n", "driftguard: no rule reads unrelated.txt; nothing to judge\n")
+
+
+def test_a_path_that_does_not_exist_is_an_error_naming_it(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "check", "m.md", "docs/nonexist.md")
+    assert code == 2 and out == ""
+    assert "docs/nonexist.md: error: no such file or folder" in err and "Traceback" not in err
 
 
 def test_report_lists_rules_facts_and_mismatches(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:

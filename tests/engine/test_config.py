@@ -82,6 +82,10 @@ BAD_CONFIGS = [
     ("version: 1\nrules: []\nfactz: {}\n", 3, ["unknown key factz", "did you mean 'facts'"]),
     ("version: 2\nrules: []\n", 1, ["expected version: 1"]),
     ("version: 1\n", 1, ["missing required key `rules`"]),
+    ("version: 1\nrules: []\n", 2, ["expected at least one rule", "would always pass"]),
+    ("version: 1\nrules:\n", 2, ["rules"]),
+    ("version: 1\nfacts: {f: {file: x.py, constant: A}}\nrules:\n  - {id: \"ttl\\n\", fact: f, doc: d.md, phrase: 'a {value}'}\n", 4,
+     ["lower case letters, digits and dashes", "'ttl\\n'"]),
     ("version: 1\nrules: {}\n", 2, ["rules: expected a list"]),
     ("version: 1\nfacts:\n  a: {file: x.py, constant: A, constnt: B}\nrules: []\n", 3, ["unknown key facts.a.constnt"]),
     ("version: 1\nfacts:\n  a: {file: x.py}\nrules: []\n", 3, ["expected exactly one selector"]),
@@ -149,7 +153,7 @@ def test_missing_and_directory_config(tmp_path: Path) -> None:
 
 def test_find_config_walks_up_to_the_repository_root(tmp_path: Path) -> None:
     (tmp_path / ".git").mkdir()
-    (tmp_path / "driftguard.yaml").write_text("version: 1\nrules: []\n")
+    (tmp_path / "driftguard.yaml").write_text("version: 1\nrules: [{id: a, fact: f, doc: d.md, table: T}]\n")
     deep = tmp_path / "a" / "b"
     deep.mkdir(parents=True)
     assert find_config(deep) == tmp_path / "driftguard.yaml"
@@ -161,7 +165,8 @@ def test_find_config_walks_up_to_the_repository_root(tmp_path: Path) -> None:
 def test_root_key_and_override(tmp_path: Path) -> None:
     cfg = tmp_path / "examples" / "x" / "driftguard.yaml"
     cfg.parent.mkdir(parents=True)
-    cfg.write_text("version: 1\nroot: ../..\nrules: []\n")
+    cfg.write_text("version: 1\nroot: ../..\nfacts: {f: {file: x.py, constants: {type: T}}}\n"
+                   "rules: [{id: a, fact: f, doc: d.md, table: T}]\n")
     assert load_config(cfg).root == tmp_path.resolve()
     assert load_config(cfg, root=tmp_path / "examples").root == tmp_path / "examples"
 

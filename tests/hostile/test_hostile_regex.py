@@ -128,6 +128,16 @@ def test_the_bound_covers_a_whole_batch(fast_bound):
     assert time.perf_counter() - start < 1.5
 
 
+def test_nested_repeats_over_a_long_run_are_stopped(fast_bound):
+    """The regex library copes with (a+)+$ over a short run, but a long one still hits the bound."""
+    compiled = user_regex.compile_user_regex(r"(a+)+$", Location("long.txt"))
+    start = time.perf_counter()
+    with pytest.raises(PatternError, match=r"pattern '\(a\+\)\+\$' took longer than 0.5 s") as info:
+        user_regex.search_each(compiled, ["a" * 5_000 + "b"], Location("long.txt"))
+    assert time.perf_counter() - start < 1.5
+    assert info.value.location == Location("long.txt")
+
+
 def test_a_lookaround_constants_name_pattern_selects_as_in_re(tmp_path: Path) -> None:
     from driftguard.config.specs import Constants
     from driftguard.sources import load_reader, reader_name

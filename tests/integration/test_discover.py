@@ -32,7 +32,7 @@ from driftguard.discover.match_sets import fit_regex
 from driftguard.discover.templates import candidates
 from driftguard.discover.words import identifier_words, stem
 from driftguard.judging.engine import Engine
-from driftguard.model import Status
+from driftguard.model import ConfigError, Status
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "tests" / "fixtures"
@@ -382,12 +382,13 @@ def test_skips_vendored_unreadable_and_oversized_files(tree) -> None:
     assert [s.label for s in found.code_sets] == ["Mode"]
 
 
-def test_empty_tree_gives_an_empty_valid_config(tree, tmp_path: Path) -> None:
+def test_empty_tree_gives_a_config_that_check_refuses_rather_than_passes(tree, tmp_path: Path) -> None:
     root = tree({"README.md": "# Nothing here\n\nJust prose with 3 numbers.\n"})
     text = render_config(discover(root))
+    assert "rules: []" in text
     (root / "driftguard.yaml").write_text(text, encoding="utf-8")
-    config = load_config(root / "driftguard.yaml")
-    assert config.rules == () and Engine(config).run().ok
+    with pytest.raises(ConfigError, match="expected at least one rule"):
+        load_config(root / "driftguard.yaml")
 
 
 # -- the pieces ------------------------------------------------------------------
