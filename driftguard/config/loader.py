@@ -125,7 +125,8 @@ def _build(r: Reader, data: Any, path: Path, root: Path | None, max_size: int | 
     rules_list = r.sequence(top, "rules")
     rules = tuple(_rule(r, rules_list, i, facts) for i in range(len(rules_list)))
     if not rules:
-        r.fail(top, "rules", "rules: expected at least one rule; a config with none judges nothing and would always pass")
+        r.fail(top, "rules",
+               "rules: expected at least one rule; a config with none judges nothing and would always pass")
     seen: dict[str, int] = {}
     for rule in rules:
         if rule.id in seen:
