@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from driftguard._version import __version__
-from driftguard.model import DriftguardError
+from driftguard.model import ConfigError, DriftguardError
+from driftguard.text import printable
 
 if TYPE_CHECKING:
     from driftguard.config.loader import Config
@@ -65,6 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     discover = subs.add_parser("discover", help="propose rules where documents and code already agree")
     discover.add_argument("--root", metavar="DIR", default=".", help="the repository to scan (default: here)")
     discover.add_argument("--output", metavar="F", help="write the proposed config to F instead of standard output")
+    discover.add_argument("--force", action="store_true", help="let --output replace an existing file")
     discover.add_argument("--jobs", type=int, metavar="N", help="worker processes (default: one per core)")
 
     selftest = subs.add_parser("selftest", help="prove each rule can fail: mutate a copy of its files and re-judge")
@@ -85,8 +87,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return command(args)
     except DriftguardError as exc:
-        print(f"{exc.location or 'driftguard'}: error: {exc.message}", file=sys.stderr)
+        print(printable(f"{exc.location or 'driftguard'}: error: {exc.message}"), file=sys.stderr)
         fmt = getattr(args, "format", "text")
+        if isinstance(exc, OutputRefused):
+            return ExitCode.ERROR  # the error document would go to the very file that was refused
         if fmt in ("github", "sarif"):  # machine formats still get a document that says why
             from importlib import import_module
 
@@ -105,7 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return ExitCode.ERROR
         try:
             _emit(args, text)
-        except OSError:
+        except (OSError, DriftguardError):
             pass
         return ExitCode.ERROR
     except KeyboardInterrupt:
@@ -127,7 +131,27 @@ def _load(args: argparse.Namespace) -> Config:
     root = Path(args.root).resolve() if args.root else None
     if root is not None and not root.is_dir():
         raise ConfigError(f"--root {args.root}: expected a directory")
-    return load_config(path, root=root)
+    config = load_config(path, root=root)
+    if getattr(args, "output", None):
+        _refuse_overwriting_inputs(args.output, config)
+    return config
+
+
+class OutputRefused(ConfigError):
+    """``--output`` names a file that must not be written; nothing is."""
+
+
+def _refuse_overwriting_inputs(output: str, config: Config) -> None:
+    """``--output`` may not name the config or any document or source the run reads."""
+    target = Path(output).resolve()
+    read = {config.path.resolve(): "the config"}
+    for rule in config.rules:
+        read.setdefault((config.root / rule.doc).resolve(), f"document {rule.doc}")
+    for spec in config.facts.values():
+        read.setdefault((config.root / spec.file).resolve(), f"source {spec.file}")
+    if target in read:
+        raise OutputRefused(f"--output {output}: that is {read[target]}, which this run reads; "
+                            "nothing was written")
 
 
 def _cache(args: argparse.Namespace) -> FactCache | None:
@@ -136,16 +160,45 @@ def _cache(args: argparse.Namespace) -> FactCache | None:
         return None
     from driftguard.judging.cache import default_cache
 
+    explicit = os.environ.get("DRIFTGUARD_CACHE_DIR")
+    if explicit and not os.path.isabs(explicit):
+        print(printable(f"driftguard: DRIFTGUARD_CACHE_DIR={explicit} is not an absolute path; "
+                        "running without the cache"), file=sys.stderr)
     return default_cache()
 
 
 def _emit(args: argparse.Namespace, text: str) -> None:
     if text and not text.endswith("\n"):
         text += "\n"
+    text = printable(text)
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        _write_atomic(Path(args.output), text.encode("utf-8"))
     else:
         sys.stdout.write(text)
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    """Write ``path`` whole or not at all: a temporary file in the same folder, then a rename."""
+    import tempfile
+
+    from driftguard.model import ConfigError, Location
+
+    folder = path.parent
+    if not folder.is_dir():
+        raise ConfigError(f"--output {path}: the folder {folder} does not exist", Location(str(path)))
+    fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".driftguard-tmp")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temp, path)
+    except OSError as exc:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        raise ConfigError(f"--output {path}: cannot write: {exc.strerror or exc}", Location(str(path))) from None
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -220,6 +273,9 @@ def cmd_discover(args: argparse.Namespace) -> int:
     root = Path(args.root)
     if not root.is_dir():
         raise ConfigError(f"--root {args.root}: expected a directory")
+    if args.output and Path(args.output).exists() and not args.force:
+        raise OutputRefused(f"--output {args.output}: the file exists; pass --force to replace it "
+                            "(nothing was written)")
     found = discover(root.resolve(), jobs=args.jobs)
     _emit(args, render_config(found))
     print(render_summary(found), file=sys.stderr)

@@ -12,6 +12,7 @@ from bisect import bisect_right
 
 EOL = re.compile(r"\r\n|\r|\n")
 BOM = "\ufeff"
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def line_starts(text: str) -> list[int]:
@@ -38,3 +39,10 @@ def newline_of(text: str) -> str:
 def split_bom(text: str) -> tuple[str, str]:
     """``(BOM or "", the rest)``."""
     return (BOM, text[1:]) if text.startswith(BOM) else ("", text)
+
+
+def printable(text: str) -> str:
+    """``text`` with every control character but the newline and the tab written as
+    an escape (``\\x1b``), so a value read from a source or a document can never
+    move the cursor, recolour or retitle the terminal that shows it."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)

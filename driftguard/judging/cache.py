@@ -50,7 +50,7 @@ class FactCache:
         self.directory = Path(directory)
         self.max_entries = max_entries
         self.hits = self.misses = self.writes = 0
-        self._pruned = False
+        self._entries: int | None = None  # entries in the folder as last counted, plus this process's writes
         self._contents: dict[str, tuple[str, str]] = {}  # path -> (text, its digest)
 
     def items(self, reader: str, path: str, text: str, selector: object,
@@ -126,9 +126,10 @@ class FactCache:
                 pass
             return
         self.writes += 1
-        if not self._pruned:
-            self._pruned = True
-            self.prune()
+        if self._entries is not None:
+            self._entries += 1
+        if self._entries is None or self._entries > self.max_entries:
+            self.prune()  # on the first write, then whenever the count passes the bound: it holds within a run
 
     def prune(self) -> int:
         """Remove the oldest entries beyond ``max_entries`` and temporary files over an
@@ -150,9 +151,13 @@ class FactCache:
                 dated.append((mtime, name))
             elif mtime < stale:
                 doomed.append(name)
+        kept = len(dated)
         if len(dated) > self.max_entries:
             dated.sort()
-            doomed += [name for _, name in dated[: len(dated) - self.max_entries * 9 // 10]]
+            cut = len(dated) - self.max_entries * 9 // 10
+            doomed += [name for _, name in dated[:cut]]
+            kept -= cut
+        self._entries = kept
         removed = 0
         for name in doomed:
             try:
@@ -172,7 +177,7 @@ def cache_dir() -> Path | None:
     None when there is no home to put it in."""
     explicit = os.environ.get("DRIFTGUARD_CACHE_DIR")
     if explicit:
-        return Path(explicit)
+        return Path(explicit) if os.path.isabs(explicit) else None  # relative: it would follow the working folder
     import platformdirs
 
     try:

@@ -278,6 +278,25 @@ def test_default_cache_refuses_a_folder_it_cannot_use(tmp_path: Path, monkeypatc
         assert default_cache() is None  # another user could plant entries
 
 
+def test_a_relative_cache_dir_is_refused_not_made_in_the_working_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DRIFTGUARD_CACHE_DIR", "relative/cache")
+    monkeypatch.delenv("DRIFTGUARD_NO_CACHE", raising=False)
+    assert default_cache() is None
+    assert not (tmp_path / "relative").exists()
+
+
+def test_the_entry_bound_holds_within_one_run(tmp_path: Path) -> None:
+    cache = FactCache(tmp_path / "cache", max_entries=20)
+    made = (Item(Value(Kind.NUMBER, 1.0, "1"), Location("a.go", 1, 1)),)
+    for n in range(150):
+        cache.items("driftguard.sources.text", f"f{n}.go", f"text {n}", "sel", lambda: made)
+        assert len(entries(cache.directory)) <= 20, n
+    assert cache.writes == 150
+
+
 # -- the key ----------------------------------------------------------------------
 
 

@@ -251,3 +251,61 @@ def test_discover_command_writes_a_config_check_can_run(
     assert "constants: {type: SessionState}" in out_file.read_text()
     assert run(capsys, "check", "--config", str(out_file), "--root", str(pulse))[0] == 0
     assert run(capsys, "discover", "--root", str(tmp_path / "nowhere"))[0] == 2
+
+
+def test_terminal_escapes_in_source_strings_are_shown_escaped(
+    tree: Tree, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hostile = SOURCE.replace('"BUSY"', '"\\x1b]0;pwned\\x07\\x1b[2J"')  # retitle, then clear the screen
+    root = tree({"fsm.go": hostile, "m.md": DOC, "other.md": OTHER_DOC, "driftguard.yaml": CONFIG})
+    monkeypatch.chdir(root)
+    for command in (["check"], ["report"], ["facts", "states"]):
+        code, out, err = run(capsys, *command)
+        assert "\x1b" not in out + err and "\x07" not in out + err, command
+    code, out, _ = run(capsys, "check")
+    assert code == 1 and "\\x1b]0;pwned\\x07\\x1b[2J" in out
+
+
+@pytest.mark.parametrize("target", ["driftguard.yaml", "m.md", "fsm.go", "./sub/../m.md"])
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif"])
+def test_output_never_overwrites_a_file_the_run_reads(
+    repo: Path, capsys: pytest.CaptureFixture[str], target: str, fmt: str
+) -> None:
+    (repo / "sub").mkdir()
+    before = {p: p.read_bytes() for p in repo.iterdir() if p.is_file()}
+    code, out, err = run(capsys, "check", "--format", fmt, "--output", target)
+    assert code == 2 and "which this run reads; nothing was written" in err and "Traceback" not in err
+    assert {p: p.read_bytes() for p in repo.iterdir() if p.is_file()} == before
+
+
+def test_output_into_a_missing_folder_is_a_clean_error(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "check", "--output", "nowhere/out.txt")
+    assert code == 2 and "the folder nowhere does not exist" in err and "internal error" not in err
+    assert not (repo / "nowhere").exists()
+
+
+def test_output_is_written_whole_through_a_rename(repo: Path, capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    (repo / "out.json").write_text("old\n")
+    renames: list[tuple[str, str]] = []
+    real = __import__("os").replace
+
+    def spy(src: str, dst: str) -> None:
+        renames.append((Path(src).parent.name, Path(dst).name))
+        real(src, dst)
+
+    monkeypatch.setattr("os.replace", spy)
+    assert run(capsys, "check", "--no-cache", "--format", "json", "--output", "out.json")[0] == 0
+    assert renames == [(repo.name, "out.json")]
+    assert json.loads((repo / "out.json").read_text())["ok"] is True
+    assert sorted(p.name for p in repo.iterdir() if "driftguard-tmp" in p.name) == []
+
+
+def test_discover_output_refuses_an_existing_file_unless_forced(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (repo / "proposed.yaml").write_text("mine\n")
+    code, _, err = run(capsys, "discover", "--root", ".", "--output", "proposed.yaml")
+    assert code == 2 and "pass --force" in err and (repo / "proposed.yaml").read_text() == "mine\n"
+    assert run(capsys, "discover", "--root", ".", "--output", "proposed.yaml", "--force")[0] == 0
+    assert "version: 1" in (repo / "proposed.yaml").read_text()
