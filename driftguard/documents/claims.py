@@ -137,10 +137,10 @@ def _phrase_claim(doc: Document, form: PhraseClaim) -> Claim:
     regex = template_regex(form.template)
     items = []
     for sentence in _within(doc.sentences, section, lambda s: s.span[0]):
-        m = regex.search(sentence.text)
-        if m:
+        for m in regex.finditer(sentence.text):  # every occurrence is a claim, not only the first
             span = sentence.doc_span(m.start("value"), m.end("value"))
-            items.append(Item(read_value(m.group("value")), Location(doc.path, sentence.line), span))
+            line = doc.line_of(span[0])
+            items.append(Item(read_value(m.group("value")), Location(doc.path, line), span))
     if not items:
         raise _not_found(doc, f"no sentence matches '{form.template}'", section)
     first = items[0].location

@@ -6,6 +6,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from driftguard.config.specs import MentionsClaim, PhraseClaim, SectionClaim, TableClaim
 from driftguard.documents.claims import read_claim, template_regex
@@ -198,7 +200,7 @@ def test_phrase_reads_the_quantity_of_a_wrapped_sentence_with_markup():
     claim = read_claim(d, PhraseClaim("expire after {value}", section="Thresholds"))
     (item,) = claim.items
     assert item.value.kind is Kind.DURATION and item.value.data == 600
-    assert item.location == Location("docs/SAFETY.md", 19)
+    assert item.location == Location("docs/SAFETY.md", 20)  # the line holding the value, not the sentence's first
     assert d.text[item.span[0]:item.span[1]] == "ten minutes"
     assert claim.location == item.location
 
@@ -207,7 +209,7 @@ def test_phrase_gives_one_item_per_matching_sentence_and_ignores_code_blocks():
     d = doc()
     claim = read_claim(d, PhraseClaim("EXPIRE   after {value}"))
     assert values(claim) == ["10m", "5m"]  # not the 99 minutes of the fenced block
-    assert [i.location.line for i in claim.items] == [19, 38]
+    assert [i.location.line for i in claim.items] == [20, 38]
     assert_spans_exact(d, claim)
 
 
@@ -303,3 +305,20 @@ def test_fixture_architecture_pipeline_gate_and_structured_errors():
     mentioned = values(read_claim(d, MentionsClaim(section="Structured errors")))
     assert "internal/agentcapabilities/errors.go" in mentioned and "/api/agent/capabilities" in mentioned
     assert not any("/" in c for c in codes)
+
+
+def test_phrase_judges_every_occurrence_in_a_sentence_at_the_line_of_each_value():
+    d = parse_document("p.md", "# P\n\nSessions expire after fifteen minutes and tokens expire after ten minutes.\n\n"
+                                "A sentence wrapped over\nthree lines says caches\nexpire after two hours.\n")
+    claim = read_claim(d, PhraseClaim("expire after {value}"))
+    assert [(i.value.canonical, i.location.line) for i in claim.items] == [("15m", 3), ("10m", 3), ("2h", 7)]
+    assert_spans_exact(d, claim)
+
+
+@given(st.lists(st.integers(min_value=1, max_value=999), min_size=1, max_size=6))
+@settings(max_examples=200, deadline=None)
+def test_no_occurrence_of_a_phrase_is_dropped(minutes):
+    sentence = " and ".join(f"item {n} expires after {m} minutes" for n, m in enumerate(minutes))
+    d = parse_document("p.md", f"# P\n\n{sentence}.\n")
+    claim = read_claim(d, PhraseClaim("expires after {value}"))
+    assert [i.value.data for i in claim.items] == [m * 60 for m in minutes]

@@ -452,3 +452,15 @@ def test_a_spliced_value_reads_back_as_the_code_value(stated: str, amount: int, 
     region = out[6:len(out) - len(" here.")]
     assert quantities.parse_quantity(" ".join(region.split())).same(new)
     assert region.count("\n") == source.count("\n") or " " not in written
+
+
+def test_every_stale_occurrence_in_one_sentence_is_rewritten(repo: Callable[..., Path]) -> None:
+    doc = DOC.replace("Entries expire after ten minutes.\n\n```",
+                      "Entries expire after ten minutes and tokens expire after five minutes.\n\n```")
+    root = repo(doc=doc, source=SOURCE.replace("minutes=10", "minutes=15"))
+    outcome = fix(root)
+    assert outcome.exit_code == 0, render_fix(outcome)
+    assert "Entries expire after fifteen minutes and tokens expire after fifteen minutes." in doc_of(root)
+    assert "'ten minutes' -> 'fifteen minutes'" in render_fix(outcome)
+    assert "'five minutes' -> 'fifteen minutes'" in render_fix(outcome)
+    assert check_ok(root)
