@@ -88,11 +88,16 @@ _SPACED_UNIT = _words(w for w, (_, reg) in _SPELLINGS.items() if reg != "letter"
 _WORD_UNIT = _words(w for w, (_, reg) in _SPELLINGS.items() if reg != "letter")
 _ARTICLE = "(?ai:an?)"
 
+_SPACED = rf"(?P<num>{_NUMBER})(?P<sep>\s+|-)(?P<unit>{_SPACED_UNIT})"
+_SPACED_BARE = re.sub(r"\(\?P<\w+>", "(?:", _SPACED)
+_SPACED_PART = re.compile(_SPACED)
+
 _FORMS = (  # (name, regex); earlier forms win, so longer readings come first
+    ("compound", rf"(?P<parts>{_SPACED_BARE}(?:,?\s+(?:(?ai:and)\s+)?{_SPACED_BARE})+)"),
     ("half", rf"(?ai:half)\s+{_ARTICLE}\s+(?P<unit>{_WORD_UNIT})"),
     ("compact", rf"(?P<sign>{_SIGN})(?P<parts>(?:[0-9]+(?:\.[0-9]+)?{_ANY_UNIT}){{2,8}})"),
     ("attached", rf"(?P<num>{_DIGITS})(?P<unit>{_ANY_UNIT})"),
-    ("spaced", rf"(?P<num>{_NUMBER})(?P<sep>\s+|-)(?P<unit>{_SPACED_UNIT})"),
+    ("spaced", _SPACED),
     ("article", rf"(?P<art>{_ARTICLE})\s+(?P<unit>{_WORD_UNIT})"),
     ("percent", rf"(?P<num>{_NUMBER})(?P<pct>\s*%|\s+(?ai:per\s?cent))"),
     ("times", rf"(?P<num>{_NUMBER})(?P<sep>\s+)(?ai:times)"),
@@ -102,10 +107,21 @@ _FORMS = (  # (name, regex); earlier forms win, so longer readings come first
 _COMPILED = tuple((name, re.compile(body)) for name, body in _FORMS)
 _PART = re.compile(rf"([0-9]+(?:\.[0-9]+)?)({_ANY_UNIT})")
 
+_REFUSED_TAIL = (
+    r"(?!\s*/\s*[0-9]|,[0-9]|\s+(?ai:to|or)\s+[0-9]|\s*[-\u2013][0-9]"
+    r"|\s+(?ai:hundred|thousand|million|billion|trillion)\b"
+    r"|\s*(?:[kKMGTPE]i?B|(?ai:bytes?))\b)"
+)
+"""What may not follow a quantity: a fraction (4/5), a decimal comma (4,5), a range
+(4 to 8), a scale word (4 thousand), a byte unit (4 kB). Each would make the number
+read so far only part of what the document says, so nothing is read there; the
+look-behinds of ``QUANTITY_PATTERN`` refuse the second number of each the same way."""
+
 QUANTITY_PATTERN: str = (
-    r"(?<![\w.%\-])(?:"
+    r"(?<![\w.%\-])(?<![0-9]/)(?<![0-9] / )(?<![0-9],)(?<![0-9] to )(?<![0-9] or )(?<![0-9]\u2013)(?:"
     + "|".join(re.sub(r"\(\?P<\w+>", "(?:", body) for _, body in _FORMS)
     + r")(?![\w%]|\.[0-9]|-\w)"
+    + _REFUSED_TAIL
 )
 """A regex fragment (no capturing groups) matching one quantity inside a sentence."""
 
@@ -132,6 +148,7 @@ class _Style:
     register: str = "long"  # long | abbr | letter
     sep: str = " "  # between number and unit: "", whitespace or "-"
     compact: bool = False  # 1h30m
+    compound: bool = False  # "10 minutes and 30 seconds": read, never written
     case: str = ""  # "" | capital | upper
     lead: str = ""
     trail: str = ""
@@ -163,6 +180,11 @@ def _interpret(form: str, m: re.Match[str]) -> tuple[Kind, float, str, _Style]:
     if form == "multiplier":
         style = _Style(numerals="words", times=True, suffix=" times")
         return Kind.NUMBER, float(_MULTIPLIERS[m["word"].lower()]), "times", style
+    if form == "compound":
+        pieces = [(float(_number(p["num"])[0]), _unit(p["unit"])) for p in _SPACED_PART.finditer(m["parts"])]
+        total = sum(n * unit.seconds for n, (unit, _) in pieces)
+        top, register = max((u for _, u in pieces), key=lambda u: u[0].seconds)
+        return Kind.DURATION, total, m["parts"].lower(), _Style(unit=top, register=register, compound=True)
     if form == "compact":
         parts = _PART.findall(m["parts"])
         total = sum(float(n) * _unit(u)[0].seconds for n, u in parts)
@@ -354,6 +376,8 @@ def format_like(new: Value, like: Value) -> str:
     if new.kind not in (Kind.NUMBER, Kind.DURATION) or isinstance(new.data, (bool, str)):
         raise QuantityError(f"not a quantity: {new.data!r}")
     style = _style_for(like, new.kind)
+    if style.compound:
+        raise QuantityError(f"'{like.text}' is written in parts; driftguard does not rewrite it")
     x = float(new.data)
     if not math.isfinite(x):
         raise QuantityError(f"cannot write {x!r} in a document")

@@ -300,3 +300,27 @@ def test_every_found_quantity_parses_and_sits_at_its_span(text: str) -> None:
     for start, end, value in find_quantities(text):
         assert value.text == text[start:end]
         assert parse_quantity(text[start:end]).same(value)
+
+
+# -- read whole, or not at all -------------------------------------------------------
+
+@pytest.mark.parametrize("text", ["4 thousand", "four hundred", "4 million", "eight hundred", "4/5", "4 / 5",
+                                  "4,5", "4 to 8", "4 or 5", "4-8", "4 kB", "4 MiB", "4 bytes"])
+def test_a_number_whose_tail_changes_it_is_not_read_as_its_head(text: str) -> None:
+    assert find_quantities(f"the cap is {text} here") == []
+    with pytest.raises(QuantityError):
+        parse_quantity(text)
+
+
+@pytest.mark.parametrize("text, seconds", [("10 minutes 30 seconds", 630.0), ("10 minutes and 30 seconds", 630.0),
+                                           ("1 hour, 30 minutes", 5400.0), ("two hours and ten minutes", 7800.0)])
+def test_a_duration_written_in_parts_is_one_duration(text: str, seconds: float) -> None:
+    value = parse_quantity(text)
+    assert value.kind is Kind.DURATION and value.data == seconds
+    [(start, end, found)] = find_quantities(f"retry after {text} at most")
+    assert found.data == seconds and f"retry after {text} at most"[start:end] == text
+
+
+def test_a_duration_in_parts_is_never_rewritten() -> None:
+    with pytest.raises(QuantityError, match="written in parts"):
+        format_like(Value(Kind.DURATION, 700.0), parse_quantity("10 minutes and 30 seconds"))
