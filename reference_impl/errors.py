@@ -138,7 +138,8 @@ def decode_error_envelope(body: str | bytes) -> ErrorEnvelope | None:
     error, message, details = data.get("error"), data.get("message"), data.get("details")
     if not (isinstance(error, str) and error and isinstance(message, str) and message):
         return None
-    if details is not None:
-        if not isinstance(details, dict) or not all(isinstance(v, str) for v in details.values()):
-            return None
+    if details is not None and (
+        not isinstance(details, dict) or not all(isinstance(v, str) for v in details.values())
+    ):
+        return None
     return ErrorEnvelope(error, message, details)

@@ -264,6 +264,9 @@ def execute_action(s: Surface, req: Mapping[str, Any]) -> Result:
     blocked = blocked or _status_check(action) or _plan_check(s, action, req["planHash"])
     if blocked is not None:
         return blocked
+    executor = s.executor
+    if executor is None:  # pragma: no cover - _execution_gate refuses a surface without an executor first
+        return fail(A.ACTION_EXECUTION_UNAVAILABLE, "execution is disabled or not connected on this surface")
     resource = s.resources[action.resource_id]
     if not dry_run and action.capability in resource.dry_run_only:
         return fail(A.ACTION_DRY_RUN_ONLY, f"{action.capability} may only be dry-run on {resource.id}")
@@ -273,7 +276,7 @@ def execute_action(s: Surface, req: Mapping[str, Any]) -> Result:
         return {"actionId": action.id, "status": action.status, "dryRun": True}
     action.status = "executing"
     try:
-        output = s.executor(resource.agent, action.capability, {"actionId": action.id})  # type: ignore[misc]  # checked for None above
+        output = executor(resource.agent, action.capability, {"actionId": action.id})
         action.status = "completed"
     except ExecutionError as exc:
         action.status, output = "failed", str(exc)

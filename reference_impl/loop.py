@@ -173,7 +173,7 @@ class AgenticLoop:
                     continue
                 return LoopResult(final_text, messages, self.fsm, turn_no, STOP_FINAL)
             results = await self._tool_turn(calls)
-            messages.extend(tool_message(call, result) for call, result in zip(calls, results))
+            messages.extend(tool_message(call, result) for call, result in zip(calls, results, strict=False))
         return LoopResult(final_text, messages, self.fsm, self.max_turns, STOP_MAX_TURNS)
 
     async def _tool_turn(self, calls: list[ToolCall]) -> list[ToolResult]:
@@ -189,7 +189,7 @@ class AgenticLoop:
             admitted = self._precheck(calls, results)
         batch = [calls[i] for i in admitted]
         serial = needs_serial(batch)
-        for i, result in zip(admitted, await self._execute_batch(batch, serial)):
+        for i, result in zip(admitted, await self._execute_batch(batch, serial), strict=False):
             results[i] = result
         done = [r for r in results if r is not None]
         if len(done) != len(calls):  # pragma: no cover - every path above answers every call
@@ -273,7 +273,7 @@ class AgenticLoop:
     ) -> None:
         """Phase 3: FSM transitions in the provider's order."""
         wrote = False
-        for i, (call, result) in enumerate(zip(calls, results)):
+        for i, (call, result) in enumerate(zip(calls, results, strict=False)):
             if i not in executed or result.is_error:
                 continue
             kind = classify_tool_call(call.name, call.args)

@@ -12,14 +12,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Union
+from typing import Any
 
 from reference_impl.errors import AgentErrorCode as A
 from reference_impl.errors import ErrorEnvelope
 from reference_impl.errors import ToolErrorCode as T
 
-ErrorCode = Union[A, T]
-Result = Union[ErrorEnvelope, dict]
+ErrorCode = A | T
+Result = ErrorEnvelope | dict
 Handler = Callable[["Surface", Mapping[str, Any]], Result]
 
 
@@ -133,8 +133,11 @@ def _tool_target(s: Surface, args: Mapping[str, Any]) -> Resource | ErrorEnvelop
 
 
 def _run(s: Surface, agent: str, operation: str, args: Mapping[str, Any]) -> object | ErrorEnvelope:
+    executor = s.executor
+    if executor is None:  # pragma: no cover - _tool_target refuses a surface without an executor first
+        return fail(T.EXECUTION_CONTEXT_UNAVAILABLE, "no execution context for tools")
     try:
-        return s.executor(agent, operation, args)  # type: ignore[misc]  # checked for None by the caller
+        return executor(agent, operation, args)
     except ExecutionError as exc:
         return fail(T.EXECUTION_FAILED, f"{operation} failed on {agent}: {exc}")
 
