@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import stat
 import threading
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
@@ -39,7 +40,11 @@ def walk(root: Path, excluded: Iterable[str] = EXCLUDED_DIRS, max_size: int = MA
     real_root = root.resolve()
     files: list[tuple[str, str, int]] = []
     skipped: list[Skipped] = []
-    for folder, dirs, names in os.walk(real_root):
+    def unlisted(exc: OSError) -> None:
+        where = Path(os.path.relpath(exc.filename or real_root, real_root)).as_posix()
+        skipped.append(Skipped(where + "/", f"cannot list the folder: {exc.strerror or exc}"))
+
+    for folder, dirs, names in os.walk(real_root, onerror=unlisted):
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in skip_dirs
                          and not d.endswith(".egg-info"))
         for name in names:
@@ -49,15 +54,23 @@ def walk(root: Path, excluded: Iterable[str] = EXCLUDED_DIRS, max_size: int = MA
             full = os.path.join(folder, name)
             rel = Path(os.path.relpath(full, real_root)).as_posix()
             if os.path.islink(full):
-                target = Path(full).resolve()
+                try:
+                    target = Path(os.path.realpath(full, strict=True))
+                except (OSError, RuntimeError):  # a loop, or a link to nothing
+                    skipped.append(Skipped(rel, "a symlink that loops or leads nowhere"))
+                    continue
                 if real_root not in target.parents:
                     skipped.append(Skipped(rel, "a symlink out of the root"))
                     continue
             try:
-                size = os.stat(full).st_size
+                info = os.stat(full)
             except OSError as exc:
                 skipped.append(Skipped(rel, f"cannot stat: {exc.strerror}"))
                 continue
+            if not stat.S_ISREG(info.st_mode):
+                skipped.append(Skipped(rel, "not a regular file (a FIFO, a device or a socket); not read"))
+                continue
+            size = info.st_size
             if size > max_size:
                 skipped.append(Skipped(rel, f"over the size limit ({size} > {max_size} bytes)"))
                 continue

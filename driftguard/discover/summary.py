@@ -52,4 +52,8 @@ def render_summary(discovery: Discovery) -> str:
                      f"{short_list(miss.code_only, 4)}; missing in code: {short_list(miss.doc_only, 4)}")
     for p, why in discovery.dropped[:TOP]:
         lines.append(f"  dropped  {p.id}  {p.doc}:{p.line}: {why}")
+    for skipped in s.skipped[:TOP]:
+        lines.append(f"  skipped  {skipped.path}: {skipped.reason}")
+    if len(s.skipped) > TOP:
+        lines.append(f"  skipped  ... and {len(s.skipped) - TOP} more")
     return "\n".join(lines) + "\n"

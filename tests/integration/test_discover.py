@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -493,3 +494,50 @@ def test_tables_with_the_same_title_are_addressed_by_section(tree) -> None:
     assert tables["Alpha"].section is None and tables["Beta"].section == "Beta"
     (root / "driftguard.yaml").write_text(render_config(found), encoding="utf-8")
     assert Engine(load_config(root / "driftguard.yaml")).run().ok
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_fifos_devices_and_symlink_loops_are_skipped_with_a_line_each(tree, tmp_path: Path) -> None:
+    root = tree({"a.go": 'package a\n\ntype Mode string\n\nconst (\n\tModeOn Mode = "on"\n\tModeOff Mode = "off"\n)\n'})
+    os.mkfifo(root / "x.md")
+    os.mkfifo(root / "x.go")
+    if os.path.exists("/dev/zero"):
+        (root / "zero.go").symlink_to("/dev/zero")  # out of the root: refused before it is read
+    try:
+        os.mknod(root / "device.md", 0o600 | stat.S_IFCHR, os.makedev(1, 5))  # a /dev/zero inside the root
+        (root / "to-device.go").symlink_to(root / "device.md")
+        device = True
+    except (OSError, AttributeError):  # not permitted here
+        device = False
+    (root / "loop1.go").symlink_to(root / "loop2.go")
+    (root / "loop2.go").symlink_to(root / "loop1.go")
+    proc = subprocess.run([sys.executable, "-m", "driftguard", "discover", "--root", str(root)],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert "internal error" not in proc.stderr
+    assert "skipped  x.md: not a regular file" in proc.stderr and "skipped  x.go: not a regular file" in proc.stderr
+    assert "skipped  loop1.go: a symlink that loops or leads nowhere" in proc.stderr
+    if device:
+        assert "skipped  device.md: not a regular file" in proc.stderr
+        assert "skipped  to-device.go: not a regular file" in proc.stderr
+    assert "scanned 1 files (1 Go" in proc.stderr  # a.go, and nothing that could hang or flood the scan
+
+
+def test_a_folder_that_cannot_be_listed_is_named(tree, monkeypatch: pytest.MonkeyPatch) -> None:
+    from driftguard.discover import parallel
+
+    root = tree({"a.go": "package a\n", "locked/b.go": "package b\n"})
+    real_walk = os.walk
+
+    def walk(top, onerror=None, **kw):
+        for folder, dirs, names in real_walk(top, onerror=onerror, **kw):
+            if folder.endswith("locked"):
+                onerror(PermissionError(13, "Permission denied", folder))
+                dirs[:], names[:] = [], []
+                continue
+            yield folder, dirs, names
+
+    monkeypatch.setattr(parallel.os, "walk", walk)
+    files, skipped = parallel.walk(root)
+    assert [f[0] for f in files] == ["a.go"]
+    assert [(s.path, s.reason) for s in skipped] == [("locked/", "cannot list the folder: Permission denied")]
