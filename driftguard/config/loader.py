@@ -70,6 +70,7 @@ class Config:
     facts: dict[str, FactSpec]
     rules: tuple[Rule, ...]
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
+    root_origin: str = ""  # what moved ``root`` from the config's folder, for messages about missing files
 
     @property
     def display_path(self) -> str:
@@ -115,6 +116,12 @@ def _build(r: Reader, data: Any, path: Path, root: Path | None, max_size: int | 
     version = r.value(top, "version", int)
     if version != 1:
         r.fail(top, "version", f"expected version: 1, got {version!r}")
+    if root is not None:
+        origin = "given with --root"
+    elif "root" in top:
+        origin = f"set by `root: {r.value(top, 'root', str)}` in {path.name}, line {r.line_of(top, 'root')}"
+    else:
+        origin = ""
     if root is None:
         root = (path.parent / r.value(top, "root", str, default=".")).resolve()
     size = max_size or r.value(top, "max_file_size", int, default=DEFAULT_MAX_FILE_SIZE)
@@ -135,7 +142,7 @@ def _build(r: Reader, data: Any, path: Path, root: Path | None, max_size: int | 
                 Location(r.path, rule.line),
             )
         seen[rule.id] = rule.line
-    return Config(path=path, root=root, facts=facts, rules=rules, max_file_size=size)
+    return Config(path=path, root=root, facts=facts, rules=rules, max_file_size=size, root_origin=origin)
 
 
 def _fact(r: Reader, facts: Any, name: str) -> FactSpec:

@@ -37,7 +37,7 @@ class Engine:
     def __init__(self, config: Config, cache: FactCache | None = None) -> None:
         self.config = config
         self.cache = cache  # None: nothing is read from or written to disk but the run's files
-        self.workspace = Workspace(config.root, config.max_file_size)
+        self.workspace = Workspace(config.root, config.max_file_size, config.root_origin)
 
     def fact(self, spec: FactSpec) -> Fact:
         """The fact ``spec`` names, extracted once per run; raises DriftguardError."""

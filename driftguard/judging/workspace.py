@@ -25,8 +25,9 @@ _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 
 
 class Workspace:
-    def __init__(self, root: Path, max_file_size: int) -> None:
+    def __init__(self, root: Path, max_file_size: int, root_origin: str = "") -> None:
         self.root = root.resolve()
+        self.root_origin = root_origin
         self.max_file_size = max_file_size
         self._cache: dict[tuple[str, str], object] = {}
         self.bytes_read = 0
@@ -82,6 +83,8 @@ class Workspace:
         try:
             info = os.stat(path)
         except FileNotFoundError:
+            if self.root_origin:  # a moved root is the usual reason a file that exists is "not found"
+                raise ReadError(f"file not found under the root {self.root} ({self.root_origin})", where) from None
             raise ReadError("file not found", where) from None
         except OSError as exc:
             raise ReadError(f"cannot read the file: {exc.strerror or exc}", where) from None

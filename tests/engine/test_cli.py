@@ -309,3 +309,20 @@ def test_discover_output_refuses_an_existing_file_unless_forced(
     assert code == 2 and "pass --force" in err and (repo / "proposed.yaml").read_text() == "mine\n"
     assert run(capsys, "discover", "--root", ".", "--output", "proposed.yaml", "--force")[0] == 0
     assert "version: 1" in (repo / "proposed.yaml").read_text()
+
+
+def test_a_missing_file_names_the_root_and_what_chose_it(
+    tree: Tree, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    moved = CONFIG.replace("version: 1\n", "version: 1\nroot: ../..\n", 1)
+    root = tree({"fsm.go": SOURCE, "m.md": DOC, "other.md": OTHER_DOC, "examples/x/driftguard.yaml": moved,
+                 "copy.yaml": moved})
+    monkeypatch.chdir(root)
+    code, out, _ = run(capsys, "check", "--config", "copy.yaml", "--no-cache")
+    assert code == 2
+    line = (root / "copy.yaml").read_text().splitlines().index("root: ../..") + 1
+    assert f"fact 'states': file not found under the root {(root / '../..').resolve()} " \
+           f"(set by `root: ../..` in copy.yaml, line {line})" in out
+    code, out, _ = run(capsys, "check", "--config", "copy.yaml", "--root", str(root / "examples"), "--no-cache")
+    assert code == 2 and f"under the root {(root / 'examples').resolve()} (given with --root)" in out
+    assert run(capsys, "check", "--config", "examples/x/driftguard.yaml")[0] == 0
