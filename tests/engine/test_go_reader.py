@@ -701,3 +701,15 @@ def test_a_mutated_fixture_reads_the_same_facts_or_reports_an_error(which: int, 
         return
     if tree.root.has_error:  # a syntax error was judged off the path: the facts must be untouched
         assert got == [(x.value.kind, x.value.data) for x in read(rel, selector)]
+
+
+def test_a_syntax_error_names_the_line_of_the_token_that_could_not_be_placed() -> None:
+    from driftguard.config.specs import Constants
+    from driftguard.model import ParseError
+
+    text = ('package p\n\ntype State string\n\n// states\nconst (\n\tStateB State = "B"\n'
+            '\tStateA State = "A" +\n)\n')
+    with pytest.raises(ParseError) as info:
+        go.extract(go.parse("s.go", text), Constants(type="State"), "s.go")
+    assert info.value.location.line in (8, 9), info.value  # the dangling `+`, not the `const (` of line 6
+    assert "Go syntax error at line" in info.value.message
