@@ -15,6 +15,7 @@ import re
 import stat
 import tempfile
 from dataclasses import dataclass
+from glob import escape as glob_escape
 from pathlib import Path
 
 from driftguard.fix.plan import Change, DocPlan, FixPlan, Unfixed
@@ -106,8 +107,29 @@ def write_document(ws: Workspace, relpath: str, expected: str, new: str) -> None
         raise ReadError(f"cannot write the document: {exc.strerror or exc}", where) from None
 
 
+TEMP_SUFFIX = ".driftguard-tmp"
+STALE_TEMP_SECONDS = 600
+"""A temporary file of ours this old was left by a run that was killed: the next write removes it."""
+
+
+def _remove_stale_temps(path: Path) -> None:
+    """Remove ``.NAME.*.driftguard-tmp`` files beside ``path`` left by a killed run
+    (a younger one may belong to a run still writing, and is left alone)."""
+    import time
+
+    cutoff = time.time() - STALE_TEMP_SECONDS
+    for temp in path.parent.glob(f".{glob_escape(path.name)}.*{TEMP_SUFFIX}"):
+        try:
+            info = temp.lstat()
+            if stat.S_ISREG(info.st_mode) and info.st_mtime < cutoff:
+                temp.unlink()
+        except OSError:
+            pass
+
+
 def _atomic_write(path: Path, data: bytes, mode: int) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".driftguard-tmp", dir=path.parent)
+    _remove_stale_temps(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(data)

@@ -464,3 +464,19 @@ def test_every_stale_occurrence_in_one_sentence_is_rewritten(repo: Callable[...,
     assert "'ten minutes' -> 'fifteen minutes'" in render_fix(outcome)
     assert "'five minutes' -> 'fifteen minutes'" in render_fix(outcome)
     assert check_ok(root)
+
+
+def test_a_temp_file_left_by_a_killed_fix_is_removed_by_the_next_one(repo: Callable[..., Path]) -> None:
+    root = repo(source=SOURCE.replace("minutes=10", "minutes=15"))
+    stale = root / "docs" / ".m.md.abc123.driftguard-tmp"
+    fresh = root / "docs" / ".m.md.def456.driftguard-tmp"
+    other = root / "docs" / ".notes.md.abc123.driftguard-tmp"
+    for temp in (stale, fresh, other):
+        temp.write_text("half a document")
+    old = os.path.getmtime(stale) - 3600
+    os.utime(stale, (old, old))
+    os.utime(other, (old, old))
+    assert fix(root).exit_code == 0
+    assert not stale.exists()  # ours, for this document, and an hour old
+    assert fresh.exists() and other.exists()  # maybe another run's; another document's
+    assert "fifteen minutes" in doc_of(root)
