@@ -259,3 +259,10 @@ class AmbiguousFact(DriftguardError):
 
 class ClaimNotFound(DriftguardError):
     kind = "claim-not-found"
+
+
+class AmbiguousClaim(DriftguardError):
+    """The document states the claim twice (two tables or sections with the same heading,
+    a repeated row label or column name): which one is meant cannot be told."""
+
+    kind = "ambiguous"

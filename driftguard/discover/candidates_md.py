@@ -97,10 +97,10 @@ def _table_ref(doc: Document, places: _Places, table: Table) -> TableRef | None:
         return None
     key = fold_key(title)
     scopes: list[Section | None] = [None] + [s for s in places.chain(table.span[0]) if places.addressable(s)]
-    for scope in scopes:
-        first = next((t for t in doc.tables if t.header and fold_key(t.header[0].text) == key
-                      and (scope is None or scope.contains(t.span[0]))), None)
-        if first is table:
+    for scope in scopes:  # the claim reader refuses a title that two tables in the scope share
+        same = [t for t in doc.tables if t.header and fold_key(t.header[0].text) == key
+                and (scope is None or scope.contains(t.span[0]))]
+        if same == [table]:
             return TableRef(title, scope.title if scope else None, table.line)
     return None
 

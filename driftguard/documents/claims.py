@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 from driftguard.config.specs import ClaimForm, MentionsClaim, PhraseClaim, SectionClaim, TableClaim
 from driftguard.documents.model import Cell, Document, Row, Section, Table, fold_key
-from driftguard.model import Claim, ClaimNotFound, Item, Location, PatternError, Value
+from driftguard.model import AmbiguousClaim, Claim, ClaimNotFound, Item, Location, PatternError, Value
 from driftguard.quantities import QUANTITY_PATTERN, read_value
 from driftguard.user_regex import Compiled, compile_user_regex, search_each
 
@@ -49,13 +49,23 @@ def _table_claim(doc: Document, form: TableClaim) -> Claim:
 
 def _table(doc: Document, name: str, section: Section | None) -> Table:
     wanted = fold_key(name)
-    for table in _within(doc.tables, section, lambda t: t.span[0]):
-        if table.header and fold_key(table.header[0].text) == wanted:
-            return table
-    raise _not_found(doc, f"no table headed '{name}'", section)
+    found = [t for t in _within(doc.tables, section, lambda t: t.span[0])
+             if t.header and fold_key(t.header[0].text) == wanted]
+    if not found:
+        raise _not_found(doc, f"no table headed '{name}'", section)
+    if len(found) > 1:
+        lines = _lines(t.line for t in found)
+        raise AmbiguousClaim(f"{len(found)} tables are headed '{name}' (lines {lines}); name the one meant "
+                             "with `section`", Location(doc.path, found[1].line))
+    return found[0]
 
 
 def _column(doc: Document, table: Table, name: str | None, default: int) -> int:
+    if name is not None:
+        same = [i for i, c in enumerate(table.header) if fold_key(c.text) == fold_key(name)]
+        if len(same) > 1:
+            raise AmbiguousClaim(f"the '{table.header[0].text}' table has {len(same)} columns named '{name}'",
+                                 Location(doc.path, table.line))
     index = default if name is None else table.column(name)
     if index is None or index >= len(table.header):
         missing = f"column '{name}'" if name is not None else f"column {default + 1}"
@@ -86,9 +96,15 @@ def _row_items(doc: Document, table: Table, form: TableClaim) -> list[Item]:
     """One item per configured row label present in the table: its cell read as a quantity."""
     column = _column(doc, table, form.column, 1)
     rows: dict[str, Row] = {}
+    wanted = {fold_key(label) for label, _ in form.rows}
     for each in table.rows:
         if each.cells:
-            rows.setdefault(fold_key(each.cells[0].text), each)
+            key = fold_key(each.cells[0].text)
+            if key in rows and key in wanted:
+                raise AmbiguousClaim(f"the '{table.header[0].text}' table has two rows labelled "
+                                     f"'{each.cells[0].text}' (lines {rows[key].line}, {each.line})",
+                                     Location(doc.path, each.line))
+            rows.setdefault(key, each)
     items = []
     for label, _fact in form.rows:
         row = rows.get(fold_key(label))
@@ -174,6 +190,11 @@ def _mentions_claim(doc: Document, form: MentionsClaim) -> Claim:
 
 
 def _section(doc: Document, title: str) -> Section:
+    same = [s for s in doc.sections if fold_key(s.title) == fold_key(title)]
+    if len(same) > 1:
+        lines = _lines(s.line for s in same)
+        raise AmbiguousClaim(f"{len(same)} sections are headed '{title}' (lines {lines}); rename one, "
+                             "or guard each under a heading of its own", Location(doc.path, same[1].line))
     found = doc.section(title)
     if found is None:
         raise ClaimNotFound(_gone(f"no section headed '{title}'"), Location(doc.path))
@@ -186,6 +207,13 @@ def _within(parts: Iterable[T], section: Section | None, offset: Callable[[T], i
 
 def _compile(doc: Document, pattern: str) -> Compiled[str]:
     return compile_user_regex(pattern, Location(doc.path), what="code_spans pattern")
+
+
+def _lines(lines: Iterable[int], shown: int = 5) -> str:
+    """``3, 10`` or ``3, 8, 13, 18, 23 and 1995 more``."""
+    every = [str(n) for n in lines]
+    more = f" and {len(every) - shown} more" if len(every) > shown else ""
+    return ", ".join(every[:shown]) + more
 
 
 def _gone(what: str) -> str:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from driftguard.config.specs import MentionsClaim, PhraseClaim, SectionClaim, TableClaim
 from driftguard.documents.claims import read_claim, template_regex
 from driftguard.documents.reader import Document, parse_document
-from driftguard.model import Claim, ClaimNotFound, Kind, Location, PatternError
+from driftguard.model import AmbiguousClaim, Claim, ClaimNotFound, Kind, Location, PatternError
 
 FIXTURE_DOCS = Path(__file__).resolve().parents[1] / "fixtures" / "pulse" / "docs"
 
@@ -322,3 +322,56 @@ def test_no_occurrence_of_a_phrase_is_dropped(minutes):
     d = parse_document("p.md", f"# P\n\n{sentence}.\n")
     claim = read_claim(d, PhraseClaim("expires after {value}"))
     assert [i.value.data for i in claim.items] == [m * 60 for m in minutes]
+
+
+TWICE = """# Colours
+
+| Colour | Use |
+|---|---|
+| `red` | stop |
+| `green` | go |
+
+## Legacy
+
+| Colour | Use |
+|---|---|
+| `red` | stop |
+| `purple` | old |
+
+## Limits
+
+| Level | Value | Value |
+|---|---|---|
+| Warn | 75% | 1 |
+| Warn | 60% | 2 |
+
+## Workers
+
+At most four workers.
+
+## Workers
+
+At most nine workers.
+"""
+
+
+def test_two_tables_with_one_heading_are_ambiguous_naming_both_lines():
+    d = parse_document("c.md", TWICE)
+    with pytest.raises(AmbiguousClaim, match=r"2 tables are headed 'Colour' \(lines 3, 10\)") as info:
+        read_claim(d, TableClaim("Colour"))
+    assert info.value.location == Location("c.md", 10)
+    assert [i.value.data for i in read_claim(d, TableClaim("Colour", section="Legacy")).items] == ["red", "purple"]
+
+
+def test_a_repeated_row_label_and_a_repeated_column_name_are_ambiguous():
+    d = parse_document("c.md", TWICE)
+    with pytest.raises(AmbiguousClaim, match=r"two rows labelled 'Warn' \(lines 19, 20\)"):
+        read_claim(d, TableClaim("Level", rows=(("Warn", "warn"),)))
+    with pytest.raises(AmbiguousClaim, match="2 columns named 'Value'"):
+        read_claim(d, TableClaim("Level", column="Value"))
+
+
+def test_two_sections_with_one_heading_are_ambiguous():
+    d = parse_document("c.md", TWICE)
+    with pytest.raises(AmbiguousClaim, match=r"2 sections are headed 'Workers' \(lines 22, 26\)"):
+        read_claim(d, PhraseClaim("at most {value} workers", section="Workers"))

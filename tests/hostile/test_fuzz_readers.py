@@ -33,7 +33,16 @@ from driftguard.config.specs import (
 )
 from driftguard.documents.claims import read_claim
 from driftguard.documents.reader import parse_document
-from driftguard.model import AmbiguousFact, ClaimNotFound, FactNotFound, Item, Kind, ParseError, PatternError
+from driftguard.model import (
+    AmbiguousClaim,
+    AmbiguousFact,
+    ClaimNotFound,
+    FactNotFound,
+    Item,
+    Kind,
+    ParseError,
+    PatternError,
+)
 from driftguard.sources import go, python
 
 REPO = Path(__file__).resolve().parents[2]
@@ -90,7 +99,7 @@ def test_the_claim_reader_on_generated_markdown_never_crashes(text: str) -> None
     for form in FORMS:
         try:
             claim = read_claim(doc, form)
-        except (ClaimNotFound, PatternError) as exc:
+        except (ClaimNotFound, AmbiguousClaim, PatternError) as exc:
             assert exc.location is not None and exc.location.path == "fuzz.md"
             continue
         assert claim.location.path == "fuzz.md"
