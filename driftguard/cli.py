@@ -178,26 +178,27 @@ def _emit(args: argparse.Namespace, text: str) -> None:
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
-    """Write ``path`` whole or not at all: a temporary file in the same folder, then a rename."""
-    import tempfile
+    """Write ``path`` whole or not at all (``fix``'s atomic write), keeping an existing
+    file's mode and giving a new one the mode the umask allows."""
+    import stat
 
+    from driftguard.fix.write import atomic_write
     from driftguard.model import ConfigError, Location
 
     folder = path.parent
     if not folder.is_dir():
         raise ConfigError(f"--output {path}: the folder {folder} does not exist", Location(str(path)))
-    fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".driftguard-tmp")
     try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temp, path)
+        mode = stat.S_IMODE(path.stat().st_mode)
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    except OSError:
+        mode = 0o644
+    try:
+        atomic_write(path, data, mode)
     except OSError as exc:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
         raise ConfigError(f"--output {path}: cannot write: {exc.strerror or exc}", Location(str(path))) from None
 
 

@@ -102,7 +102,7 @@ def write_document(ws: Workspace, relpath: str, expected: str, new: str) -> None
     if rest != expected:
         raise ReadError("the document changed since driftguard read it; run fix again", where)
     try:
-        _atomic_write(real, (bom + new).encode("utf-8"), stat.S_IMODE(info.st_mode))
+        atomic_write(real, (bom + new).encode("utf-8"), stat.S_IMODE(info.st_mode))
     except OSError as exc:
         raise ReadError(f"cannot write the document: {exc.strerror or exc}", where) from None
 
@@ -127,7 +127,8 @@ def _remove_stale_temps(path: Path) -> None:
             pass
 
 
-def _atomic_write(path: Path, data: bytes, mode: int) -> None:
+def atomic_write(path: Path, data: bytes, mode: int) -> None:
+    """Write ``path`` whole or not at all: a temporary file beside it, fsynced, then a rename."""
     _remove_stale_temps(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=path.parent)
     try:

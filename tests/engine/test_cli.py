@@ -326,3 +326,22 @@ def test_a_missing_file_names_the_root_and_what_chose_it(
     code, out, _ = run(capsys, "check", "--config", "copy.yaml", "--root", str(root / "examples"), "--no-cache")
     assert code == 2 and f"under the root {(root / 'examples').resolve()} (given with --root)" in out
     assert run(capsys, "check", "--config", "examples/x/driftguard.yaml")[0] == 0
+
+
+def test_output_keeps_an_existing_mode_and_gives_a_new_file_the_umask_mode(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import os
+    import stat
+
+    (repo / "kept.txt").write_text("old\n")
+    (repo / "kept.txt").chmod(0o640)
+    assert run(capsys, "check", "--output", "kept.txt")[0] == 0
+    assert stat.S_IMODE((repo / "kept.txt").stat().st_mode) == 0o640
+    umask = os.umask(0o022)
+    try:
+        assert run(capsys, "check", "--output", "new.txt")[0] == 0
+    finally:
+        os.umask(umask)
+    assert stat.S_IMODE((repo / "new.txt").stat().st_mode) == 0o644
+    assert (repo / "new.txt").read_text() == "driftguard: 3 rules: 3 passed\n"
