@@ -148,7 +148,8 @@ def _refuse_overwriting_inputs(output: str, config: Config) -> None:
     for rule in config.rules:
         read.setdefault((config.root / rule.doc).resolve(), f"document {rule.doc}")
     for spec in config.facts.values():
-        read.setdefault((config.root / spec.file).resolve(), f"source {spec.file}")
+        for file in spec.files:
+            read.setdefault((config.root / file).resolve(), f"source {file}")
     if target in read:
         raise OutputRefused(f"--output {output}: that is {read[target]}, which this run reads; "
                             "nothing was written")

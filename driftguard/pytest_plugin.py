@@ -138,8 +138,10 @@ class DriftguardFile(pytest.File):
                 where = Location(_shown(self.path, self.config.rootpath), where.line, where.column)
             raise self.CollectError(f"{where or 'driftguard'}: {exc.message}") from None
         self.engine = Engine(config)
+        shared = {rule.id for rule in config.rules if rule.doc_pattern != rule.doc}
         for rule in config.rules:
-            yield DriftguardItem.from_parent(self, name=rule.id, rule=rule)
+            name = f"{rule.id}[{rule.doc}]" if rule.id in shared else rule.id
+            yield DriftguardItem.from_parent(self, name=name, rule=rule)
 
 
 class RuleFailed(Exception):

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from driftguard.config import yamlsafe
+from driftguard.config import globs, yamlsafe
 from driftguard.config.schema import Reader
 from driftguard.config.specs import (
     CLAIM_KEYS,
@@ -38,10 +38,21 @@ RULE_ID = re.compile(r"[a-z0-9][a-z0-9-]*")
 
 @dataclass(frozen=True)
 class FactSpec:
+    """A named selector over one or more files.
+
+    ``file`` is the ``file:`` key as written (a path, a glob, or a list shown
+    joined by ", "); ``files`` the root-relative paths it names, globs expanded.
+    """
+
     name: str
-    file: str  # relative to the root, posix
+    file: str
     selector: Selector
     line: int | None
+    files: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.files:
+            object.__setattr__(self, "files", (self.file,))
 
     @property
     def scalar(self) -> bool:
@@ -50,6 +61,10 @@ class FactSpec:
 
 @dataclass(frozen=True)
 class Rule:
+    """One rule judged against one document. A rule whose ``doc:`` is a glob or a
+    list becomes one ``Rule`` per document, sharing the id; ``doc_pattern`` is the
+    key as written."""
+
     id: str
     facts: tuple[str, ...]
     doc: str
@@ -57,6 +72,7 @@ class Rule:
     direction: Direction
     line: int
     why: str = ""
+    doc_pattern: str = ""
 
     @property
     def scalar(self) -> bool:
@@ -128,14 +144,14 @@ def _build(r: Reader, data: Any, path: Path, root: Path | None, max_size: int | 
     if size <= 0:
         r.fail(top, "max_file_size", "expected a positive number of bytes")
     facts_map = r.mapping(top.get("facts", {}) or {}, "facts", any_keys=True)
-    facts = {name: _fact(r, facts_map, name) for name in facts_map}
+    facts = {name: _fact(r, facts_map, name, root) for name in facts_map}
     rules_list = r.sequence(top, "rules")
-    rules = tuple(_rule(r, rules_list, i, facts) for i in range(len(rules_list)))
+    rules = tuple(rule for i in range(len(rules_list)) for rule in _rule(r, rules_list, i, facts, root))
     if not rules:
         r.fail(top, "rules",
                "rules: expected at least one rule; a config with none judges nothing and would always pass")
     seen: dict[str, int] = {}
-    for rule in rules:
+    for rule in {rule.line: rule for rule in rules}.values():
         if rule.id in seen:
             raise ConfigError(
                 f"rules: duplicate rule id {rule.id!r} (first at line {seen[rule.id]})",
@@ -145,7 +161,7 @@ def _build(r: Reader, data: Any, path: Path, root: Path | None, max_size: int | 
     return Config(path=path, root=root, facts=facts, rules=rules, max_file_size=size, root_origin=origin)
 
 
-def _fact(r: Reader, facts: Any, name: str) -> FactSpec:
+def _fact(r: Reader, facts: Any, name: str, root: Path) -> FactSpec:
     key = f"facts.{name}"
     line = r.line_of(facts, name)
     body = r.mapping(facts[name], key, required={"file"}, optional={*SELECTOR_KEYS, "values", "scalar"}, line=line)
@@ -156,8 +172,19 @@ def _fact(r: Reader, facts: Any, name: str) -> FactSpec:
             f"{key}: expected exactly one selector of {', '.join(SELECTOR_KEYS)}; found {found}",
             Location(r.path, line),
         )
-    file = r.relpath(body, "file", key)
-    return FactSpec(name=name, file=file, selector=_selector(r, body, chosen[0], key), line=line)
+    written, files = _expand(r, body, "file", key, root)
+    return FactSpec(name=name, file=written, selector=_selector(r, body, chosen[0], key), line=line, files=files)
+
+
+def _expand(r: Reader, body: Any, key: str, where: str, root: Path) -> tuple[str, tuple[str, ...]]:
+    """The key as written and the paths it names; a glob that matches no file is an error."""
+    patterns = r.relpaths(body, key, where)
+    paths, empty = globs.expand_all(root, patterns)
+    if empty:
+        r.fail(body, key, f"{where}.{key}: the glob {empty[0]!r} matches no file under the root {root}"
+               + (" (Go _test.go files are left out unless the glob ends in _test.go)"
+                  if globs.expand(root, empty[0], tests=True) else ""))
+    return ", ".join(patterns), tuple(paths)
 
 
 def _selector(r: Reader, body: Any, kind: str, key: str) -> Selector:
@@ -194,7 +221,7 @@ def _selector(r: Reader, body: Any, kind: str, key: str) -> Selector:
     )
 
 
-def _rule(r: Reader, rules: Any, i: int, facts: dict[str, FactSpec]) -> Rule:
+def _rule(r: Reader, rules: Any, i: int, facts: dict[str, FactSpec], root: Path) -> tuple[Rule, ...]:
     key = f"rules[{i}]"
     line = rules.item_lines[i]
     body = r.mapping(rules[i], key, required={"id", "doc"},
@@ -218,8 +245,10 @@ def _rule(r: Reader, rules: Any, i: int, facts: dict[str, FactSpec]) -> Rule:
     if direction not in claim.directions:
         only = ", ".join(sorted(d.value for d in claim.directions))
         r.fail(body, "direction", f"{key}.direction: `{claim.key}` checks {only} only")
-    return Rule(id=rule_id, facts=names, doc=r.relpath(body, "doc", key), claim=claim,
-                direction=direction, line=line, why=r.value(body, "why", str, key, default=""))
+    written, docs = _expand(r, body, "doc", key, root)
+    why = r.value(body, "why", str, key, default="")
+    return tuple(Rule(id=rule_id, facts=names, doc=doc, claim=claim, direction=direction, line=line,
+                      why=why, doc_pattern=written) for doc in docs)
 
 
 def _fact_names(r: Reader, body: Any, key: str, claim: ClaimForm) -> tuple[str, ...]:

@@ -113,9 +113,22 @@ class Reader:
             self.fail(mapping, key, f"{where}.{key}: expected a regular expression with one (group), got {text!r}")
         return text
 
+    def relpaths(self, mapping: Any, key: str, where: str) -> tuple[str, ...]:
+        """One path or glob, or a non-empty list of them, each as ``relpath`` checks it."""
+        value = mapping.get(key)
+        if not isinstance(value, list):
+            return (self.relpath(mapping, key, where),)
+        if not value:
+            self.fail(mapping, key, f"{where}.{key}: expected a path, a glob, or a non-empty list of them")
+        return tuple(self._relpath(mapping, key, where, text) for text in value)
+
     def relpath(self, mapping: Any, key: str, where: str) -> str:
         """A path relative to the root, normalised; absolute paths and ``..`` escapes refused."""
-        text = self.value(mapping, key, str, where)
+        return self._relpath(mapping, key, where, self.value(mapping, key, str, where))
+
+    def _relpath(self, mapping: Any, key: str, where: str, text: Any) -> str:
+        if not isinstance(text, str) or not text.strip():
+            self.fail(mapping, key, f"{where}.{key}: expected a path or glob (a string), got {_describe(text)}")
         if "\\" in text or "\0" in text:
             self.fail(mapping, key, f"{where}.{key}: expected a relative path with / separators, got {text!r}")
         if text.startswith("/") or re.match(r"^[A-Za-z]:", text):

@@ -17,15 +17,17 @@ from driftguard.judging.compare import compare_rows, compare_scalar, compare_set
 from driftguard.judging.result import Result, RuleResult
 from driftguard.judging.workspace import Workspace
 from driftguard.model import (
+    AmbiguousFact,
     Claim,
     DriftguardError,
     Fact,
+    FactNotFound,
     Finding,
     Item,
     Location,
     Status,
 )
-from driftguard.sources import load_reader, reader_name
+from driftguard.sources import load_reader, reader_name, unique_items
 
 if TYPE_CHECKING:
     from driftguard.judging.cache import FactCache
@@ -44,20 +46,47 @@ class Engine:
         return self.workspace.cached("fact", spec.name, lambda: self._extract(spec))
 
     def _extract(self, spec: FactSpec) -> Fact:
-        module = reader_name(spec.file, spec.selector)
+        """The fact over every file of ``spec``: a set is the union of what each file
+        declares; a scalar must be found in exactly one. A file that cannot be read or
+        parsed fails the fact; one that lacks the fact is left out unless all do."""
+        items: list[Item] = []
+        holders: list[str] = []
+        missing: list[FactNotFound] = []
+        for file in spec.files:
+            try:
+                found = self._extract_file(spec, file)
+            except FactNotFound as exc:
+                missing.append(exc)
+                continue
+            items += found
+            holders.append(file)
+        if not items and not missing:
+            return Fact(name=spec.name, items=(), scalar=spec.scalar, location=Location(spec.files[0]))
+        if not items:
+            if len(missing) == 1:
+                raise missing[0]
+            raise FactNotFound(f"none of the {len(spec.files)} files of `{spec.file}` holds it "
+                               f"({missing[0].message})", missing[0].location)
+        if spec.scalar and len(holders) > 1:
+            raise AmbiguousFact(f"a scalar fact, found in {len(holders)} files: " + ", ".join(
+                str(item.location or item) for item in items[:5]), items[1].location)
+        if len(holders) > 1:
+            items = unique_items(items)
+        first = items[0].location if items[0].location else Location(holders[0])
+        return Fact(name=spec.name, items=tuple(items), scalar=spec.scalar, location=first)
+
+    def _extract_file(self, spec: FactSpec, file: str) -> tuple[Item, ...]:
+        module = reader_name(file, spec.selector)
         ws = self.workspace
 
         def extract() -> tuple[Item, ...]:
             reader = load_reader(module)  # imported here, so a cache hit never imports a parser
-            tree = ws.cached(module, spec.file, lambda: reader.parse(spec.file, ws.read_text(spec.file)))
-            return tuple(reader.extract(tree, spec.selector, spec.file))
+            tree = ws.cached(module, file, lambda: reader.parse(file, ws.read_text(file)))
+            return tuple(reader.extract(tree, spec.selector, file))
 
         if self.cache is None:
-            items = extract()
-        else:
-            items = self.cache.items(module, spec.file, ws.read_text(spec.file), spec.selector, extract)
-        first = items[0].location if items and items[0].location else Location(spec.file)
-        return Fact(name=spec.name, items=items, scalar=spec.scalar, location=first)
+            return extract()
+        return self.cache.items(module, file, ws.read_text(file), spec.selector, extract)
 
     def claim(self, rule: Rule) -> Claim:
         ws = self.workspace
@@ -116,7 +145,7 @@ def rules_touching(config: Config, paths: Iterable[str]) -> tuple[Rule, ...]:
         return config.rules
     out = []
     for rule in config.rules:
-        files = {rule.doc, *(config.facts[name].file for name in rule.facts)}
+        files = {rule.doc, *(file for name in rule.facts for file in config.facts[name].files)}
         if files & wanted:
             out.append(rule)
     return tuple(out)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from types import ModuleType
 
@@ -30,9 +31,9 @@ def plan(rule: Rule, config: Config, facts: dict[str, Fact], claim_items: tuple[
     out: list[Mutation] = []
     if rule.scalar:
         for name in rule.facts:
-            spec = config.facts[name]
+            spec, fact = _home(config.facts[name], facts.get(name))
             out.append(Mutation(f"code: value changed ({name})", "code", VALUE_MISMATCH, spec.file,
-                                _bind(_change_code, spec, facts.get(name)), fact=name))
+                                _bind(_change_code, spec, fact), fact=name))
         labelled = rule.claim.labelled
         for item in claim_items if labelled else claim_items[:1]:
             label = f"doc: row '{item.label}' changed" if labelled else "doc: value changed"
@@ -40,9 +41,9 @@ def plan(rule: Rule, config: Config, facts: dict[str, Fact], claim_items: tuple[
         return out
     if rule.direction in (Direction.BOTH, Direction.CODE_TO_DOC):
         for name in rule.facts:
-            spec = config.facts[name]
+            spec, fact = _home(config.facts[name], facts.get(name))
             out.append(Mutation(f"code: new member ({name})", "code", MISSING_IN_DOC, spec.file,
-                                _bind(_add_code, spec, facts.get(name)), fact=name))
+                                _bind(_add_code, spec, fact), fact=name))
     if rule.direction in (Direction.BOTH, Direction.DOC_TO_CODE):
         form = rule.claim
         if isinstance(form, TableClaim):
@@ -53,6 +54,16 @@ def plan(rule: Rule, config: Config, facts: dict[str, Fact], claim_items: tuple[
             label, make = "doc: new code span", lambda text: doc.add_code_span(text, rule)
         out.append(Mutation(label, "doc", MISSING_IN_CODE, rule.doc, make))
     return out
+
+
+def _home(spec: FactSpec, fact: Fact | None) -> tuple[FactSpec, Fact | None]:
+    """``spec`` and ``fact`` narrowed to the one file a code mutation edits: where the
+    clean run found the fact's first value (a fact over a glob declares it in one file)."""
+    first = fact.items[0].location if fact is not None and fact.items else None
+    file = first.path if first is not None and first.path in spec.files else spec.files[0]
+    if fact is not None:
+        fact = replace(fact, items=tuple(i for i in fact.items if i.location is None or i.location.path == file))
+    return replace(spec, file=file, files=(file,)), fact
 
 
 def _change_value(text: str, item: Item) -> Edit:

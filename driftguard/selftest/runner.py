@@ -101,7 +101,7 @@ def run_selftest(config: Config) -> SelftestResult:
 
 
 def _rule_files(config: Config, rule: Rule) -> list[str]:
-    return list(dict.fromkeys([rule.doc, *(config.facts[name].file for name in rule.facts)]))
+    return list(dict.fromkeys([rule.doc, *(file for name in rule.facts for file in config.facts[name].files)]))
 
 
 def _copy_tree(config: Config, root: Path) -> dict[str, str]:
@@ -189,8 +189,9 @@ def _fresh_engine(config: Config, rule: Rule, changed: str, parsed: Workspace) -
     keys = [("doc", rule.doc)] if rule.doc != changed else []
     for name in rule.facts:
         spec = config.facts[name]
-        if spec.file != changed:
-            keys += [("fact", name), (reader_name(spec.file, spec.selector), spec.file)]
+        if changed not in spec.files:
+            keys.append(("fact", name))
+        keys += [(reader_name(file, spec.selector), file) for file in spec.files if file != changed]
     keys += [("text", path) for path in _rule_files(config, rule) if path != changed]
     for kind, path in keys:
         try:

@@ -61,7 +61,11 @@ CASES = [
     ("version: one\nrules: []\n", 1, ["expected a whole number"]),
     (FACTS + "rules: {id: s}\n", 5, ["expected a list"]),
     (FACTS + "rules:\n  - {id: 7, fact: states, doc: docs/m.md, table: State}\n", 6, ["expected a string, got int 7"]),
-    (FACTS + "rules:\n  - {id: s, fact: states, doc: [docs/m.md], table: State}\n", 6, ["expected a string, got a list"]),
+    (FACTS + "rules:\n  - {id: s, fact: states, doc: [docs/m.md, 7], table: State}\n", 6,
+     ["rules[0].doc", "expected a path or glob (a string), got int 7"]),
+    (FACTS + "rules:\n  - {id: s, fact: states, doc: [], table: State}\n", 6, ["non-empty list"]),
+    (FACTS + "rules:\n  - {id: s, fact: states, doc: 'docs/*.txt', table: State}\n", 6,
+     ["rules[0].doc", "the glob 'docs/*.txt' matches no file"]),
     (FACTS + "rules:\n  - just a string\n", 6, ["expected a mapping"]),
     # a rule naming an unknown fact
     (FACTS + "rules:\n  - {id: s, fact: stats, doc: docs/m.md, table: State}\n", 6,

@@ -111,6 +111,19 @@ def test_node_ids_are_config_then_rule_id(pytester: pytest.Pytester) -> None:
     assert all(isinstance(item, DriftguardItem) for item in items)
 
 
+def test_a_rule_over_a_doc_glob_is_one_item_per_document(pytester: pytest.Pytester) -> None:
+    project(pytester, config=CONFIG.replace("doc: docs/m.md, mentions", "doc: 'docs/*.md', mentions"),
+            doc=DOC)
+    write(pytester, {"docs/other.md": "# Other\n\nOnly `IDLE` here.\n"})
+    result = pytester.runpytest("--driftguard", "-v")
+    result.stdout.fnmatch_lines([
+        "*driftguard.yaml::states-mentioned?docs/m.md? PASSED*",
+        "*driftguard.yaml::states-mentioned?docs/other.md? FAILED*",
+    ])
+    result.stdout.fnmatch_lines(["*docs/other.md*BUSY*"])
+    result.assert_outcomes(passed=3, failed=1)
+
+
 def test_reportinfo_points_at_the_rule_line(pytester: pytest.Pytester) -> None:
     root = project(pytester)
     items, _ = pytester.inline_genitems("--driftguard")

@@ -1,0 +1,101 @@
+"""Path patterns in ``file:`` and ``doc:``: a plain path, a glob, or a list of both.
+
+A glob's ``*`` and ``?`` match within one path segment, ``[abc]`` one character
+of a class, and a whole segment ``**`` any number of folders (none included).
+Wildcards never match a name starting with a dot, so ``.git`` and ``.venv``
+stay out unless a pattern names them. Folder symlinks are not followed (no
+loops, nothing outside the root). A glob leaves out Go test files
+(``_test.go``) unless the pattern itself ends in ``_test.go``; a plain path is
+taken as written, whether or not it exists (reading it reports a missing file).
+Matches are sorted; a list keeps its patterns' order, each path once.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+_WILD = re.compile(r"[*?\[]")
+
+
+def is_glob(pattern: str) -> bool:
+    return bool(_WILD.search(pattern))
+
+
+def expand(root: Path, pattern: str, tests: bool = False) -> list[str]:
+    """Root-relative posix paths of the regular files ``pattern`` matches, sorted;
+    ``tests`` keeps Go test files whatever the pattern ends with."""
+    if not is_glob(pattern):
+        return [pattern]
+    parts = pattern.split("/")
+    fixed = 0
+    while fixed < len(parts) - 1 and not is_glob(parts[fixed]):
+        fixed += 1
+    matcher = _compile(parts[fixed:])
+    base = "/".join(parts[:fixed])
+    keep_tests = tests or pattern.endswith("_test.go")
+    found = []
+    for rel in _files(root, base):
+        tail = rel[len(base) + 1:] if base else rel
+        if matcher.fullmatch(tail) and (keep_tests or not rel.endswith("_test.go")):
+            found.append(rel)
+    return sorted(found)
+
+
+def expand_all(root: Path, patterns: Iterable[str]) -> tuple[list[str], list[str]]:
+    """(every matched path once, in pattern order; the globs that matched nothing)."""
+    paths: dict[str, None] = {}
+    empty = []
+    for pattern in patterns:
+        matched = expand(root, pattern)
+        if not matched:
+            empty.append(pattern)
+        paths.update(dict.fromkeys(matched))
+    return list(paths), empty
+
+
+def _compile(parts: list[str]) -> re.Pattern[str]:
+    out = []
+    for i, part in enumerate(parts):
+        last = i == len(parts) - 1
+        if part == "**":
+            out.append(r"(?:[^/.][^/]*/)*" if not last else r"(?:[^/.][^/]*/)*[^/.][^/]*")
+            continue
+        out.append(_segment(part) + ("" if last else "/"))
+    return re.compile("".join(out))
+
+
+def _segment(part: str) -> str:
+    out = [] if part.startswith(".") or not is_glob(part[:1]) else ["(?!\\.)"]
+    i = 0
+    while i < len(part):
+        char = part[i]
+        if char == "*":
+            out.append("[^/]*")
+        elif char == "?":
+            out.append("[^/]")
+        elif char == "[" and (end := part.find("]", i + 2)) != -1:
+            body = part[i + 1:end]
+            negate = body[:1] in ("!", "^")
+            body = body[1:] if negate else body
+            out.append("[" + ("^/" if negate else "") + body.replace("\\", "\\\\") + "]")
+            i = end
+        else:
+            out.append(re.escape(char))
+        i += 1
+    return "".join(out)
+
+
+def _files(root: Path, base: str) -> Iterator[str]:
+    start = root / base if base else root
+    if not start.is_dir():
+        return
+    for folder, dirs, names in os.walk(start, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        rel = Path(folder).relative_to(root).as_posix()
+        prefix = "" if rel == "." else rel + "/"
+        for name in names:
+            if (Path(folder) / name).is_file():
+                yield prefix + name
