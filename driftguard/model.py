@@ -43,14 +43,16 @@ class Kind(str, Enum):
 class Value:
     """A typed value and the words it was written in.
 
-    ``data`` is a float for numbers, seconds (float) for durations, ``str`` for
-    strings and ``bool`` for booleans. ``text`` is the source's own spelling
+    ``data`` is an ``int`` for whole numbers the source or document writes
+    exactly (``1<<53 + 1``, ``2**53+1``, ``9007199254740993``), a float for other
+    numbers, seconds (float) for durations, ``str`` for strings and ``bool``
+    for booleans. ``text`` is the source's own spelling
     ("ten minutes", ``10 * time.Minute``); ``unit`` is a display hint such as
     ``"%"`` or ``"minutes"`` that keeps a rewrite in the document's style.
     """
 
     kind: Kind
-    data: float | str | bool
+    data: int | float | str | bool
     text: str = field(default="", compare=False)
     unit: str = field(default="", compare=False)
 
@@ -59,14 +61,14 @@ class Value:
         if self.kind is not other.kind:
             return False
         if self.kind in (Kind.NUMBER, Kind.DURATION):
-            return math.isclose(float(self.data), float(other.data), rel_tol=1e-9, abs_tol=1e-12)
+            return _same_amount(self.data, other.data)
         return self.data == other.data
 
     @property
     def canonical(self) -> str:
         """A spelling independent of the source: ``75``, ``48h``, ``RESOLVING``."""
         if self.kind is Kind.NUMBER:
-            return _number(float(self.data))
+            return str(self.data) if _exact(self.data) else _number(float(self.data))
         if self.kind is Kind.DURATION:
             return format_seconds(float(self.data))
         if self.kind is Kind.BOOL:
@@ -79,6 +81,25 @@ class Value:
     @classmethod
     def string(cls, data: str, text: str = "") -> Value:
         return cls(Kind.STRING, data, text or data)
+
+
+def _exact(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _same_amount(a: object, b: object) -> bool:
+    """Exact when a side is an exact integer and the other is whole, since floats
+    lose integers past 2**53; otherwise equal within float rounding."""
+    if not isinstance(a, (int, float)) or not isinstance(b, (int, float)):
+        return False
+    if _exact(a) and _exact(b):
+        return a == b
+    if (_exact(a) or _exact(b)) and float(a if _exact(b) else b).is_integer():
+        return int(a) == int(b)
+    try:
+        return math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-12)
+    except OverflowError:  # an integer past the float range differs from every float
+        return False
 
 
 def _number(x: float) -> str:

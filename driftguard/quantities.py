@@ -27,9 +27,6 @@ class QuantityError(ValueError):
     """The text is not one quantity; the only error this module raises."""
 
 
-# -- tables -------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class _Unit:
     key: str
@@ -154,21 +151,22 @@ class _Style:
     trail: str = ""
 
 
-def _number(text: str) -> tuple[float, _Style]:
+def _number(text: str) -> tuple[int | float, _Style]:
     """The value and style of a digits or number-words match."""
     low = text.lower()
     if low[-1].isdigit():
         digits = low.replace(",", "").replace("\u2212", "-")
         fraction = digits.partition(".")[2]
         zeros = len(fraction) if fraction and not fraction.strip("0") else 0
-        return float(digits), _Style(decimals=zeros, fractional=bool(fraction.strip("0")), commas="," in low)
+        amount = float(digits) if "." in digits or "e" in digits else int(digits)
+        return amount, _Style(decimals=zeros, fractional=bool(fraction.strip("0")), commas="," in low)
     tokens = re.split(r"[-\s]+", low)
     if tokens[-1] == "hundred":
         n = 100
     else:
         n = sum(_TENS[t] if t in _TENS else _ONES.index(t) for t in tokens)
     joiner = "-" if "-" in low or len(tokens) == 1 else " "
-    return float(n), _Style(numerals="words", joiner=joiner, word_limit=99 if n > 20 else 20)
+    return n, _Style(numerals="words", joiner=joiner, word_limit=99 if n > 20 else 20)
 
 
 def _unit(spelling: str) -> tuple[_Unit, str]:
@@ -231,7 +229,7 @@ def _read(text: str) -> tuple[Value, _Style]:
             break
     else:
         raise QuantityError(f"not a quantity: {core!r}")
-    if not math.isfinite(data):
+    if not _finite(data):
         raise QuantityError(f"number out of range: {core!r}")
     style = replace(style, case=_case(core), lead=lead, trail=trail)
     return Value(kind, data, text, unit), style
@@ -273,15 +271,23 @@ def _whole(x: float) -> bool:
     return _close(x, round(x))
 
 
-def _digits(x: float, style: _Style) -> str:
-    if x.is_integer():
+def _finite(x: int | float) -> bool:
+    return abs(x) < 2**1023 if isinstance(x, int) else math.isfinite(x)
+
+
+def _integral(x: int | float) -> bool:
+    return isinstance(x, int) or x.is_integer()
+
+
+def _digits(x: int | float, style: _Style) -> str:
+    if _integral(x):
         text = f"{int(x):,}" if style.commas else str(int(x))
         return text + ("." + "0" * style.decimals if style.decimals else "")
     return f"{Decimal(repr(x)):{',' if style.commas else ''}f}"
 
 
-def _numeral(x: float, style: _Style) -> str:
-    if style.numerals != "digits" and x.is_integer() and 0 <= x <= style.word_limit:
+def _numeral(x: int | float, style: _Style) -> str:
+    if style.numerals != "digits" and _integral(x) and 0 <= x <= style.word_limit:
         n = int(x)
         if n < 20:
             return _ONES[n]
@@ -290,7 +296,7 @@ def _numeral(x: float, style: _Style) -> str:
     return _digits(x, style)
 
 
-def _format_number(x: float, style: _Style) -> str:
+def _format_number(x: int | float, style: _Style) -> str:
     if style.times and x == 1:
         return "once"
     if style.times and x == 2 and style.numerals != "digits":
@@ -378,10 +384,13 @@ def format_like(new: Value, like: Value) -> str:
     style = _style_for(like, new.kind)
     if style.compound:
         raise QuantityError(f"'{like.text}' is written in parts; driftguard does not rewrite it")
-    x = float(new.data)
-    if not math.isfinite(x):
-        raise QuantityError(f"cannot write {x!r} in a document")
-    body = _format_duration(x, style) if new.kind is Kind.DURATION else _format_number(x, style)
+    if isinstance(new.data, int) and new.kind is Kind.NUMBER:
+        body = _format_number(new.data, style)
+    else:
+        x = float(new.data)
+        if not math.isfinite(x):
+            raise QuantityError(f"cannot write {x!r} in a document")
+        body = _format_duration(x, style) if new.kind is Kind.DURATION else _format_number(x, style)
     if style.case == "upper":
         body = body.upper()
     elif style.case == "capital":

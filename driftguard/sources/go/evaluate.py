@@ -83,7 +83,8 @@ class Evaluator:
         if c.tag == "dur":
             return Value(Kind.DURATION, float(c.x) / 1e9, shown)
         if c.tag == "num":
-            return Value(Kind.NUMBER, float(c.x), shown)
+            exact = isinstance(c.x, int) and not isinstance(c.x, bool)
+            return Value(Kind.NUMBER, c.x if exact else float(c.x), shown)
         if c.tag == "str":
             return Value(Kind.STRING, str(c.x), shown)
         return Value(Kind.BOOL, bool(c.x), shown)

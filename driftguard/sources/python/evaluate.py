@@ -13,6 +13,7 @@ import math
 import operator
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 import libcst as cst
 
@@ -37,7 +38,7 @@ _MICROSECONDS = {
 }
 _TIMEDELTA_ORDER = ("days", "seconds", "microseconds", "milliseconds", "minutes", "hours", "weeks")
 
-_OPERATORS: dict[type, tuple[str, Callable[[float, float], float]]] = {
+_OPERATORS: dict[type, tuple[str, Callable[[Any, Any], Any]]] = {
     cst.Add: ("+", operator.add),
     cst.Subtract: ("-", operator.sub),
     cst.Multiply: ("*", operator.mul),
@@ -45,11 +46,17 @@ _OPERATORS: dict[type, tuple[str, Callable[[float, float], float]]] = {
     cst.FloorDivide: ("//", operator.floordiv),
     cst.Modulo: ("%", operator.mod),
     cst.Power: ("**", operator.pow),
+    cst.LeftShift: ("<<", operator.lshift),
+    cst.RightShift: (">>", operator.rshift),
+    cst.BitOr: ("|", operator.or_),
+    cst.BitAnd: ("&", operator.and_),
+    cst.BitXor: ("^", operator.xor),
 }
+_BITWISE = ("<<", ">>", "|", "&", "^")
 
 N, D, S = Kind.NUMBER, Kind.DURATION, Kind.STRING
 _RESULT_KIND: dict[tuple[Kind, str, Kind], Kind] = {
-    **{(N, op, N): N for op in ("+", "-", "*", "/", "//", "%", "**")},
+    **{(N, op, N): N for op in ("+", "-", "*", "/", "//", "%", "**", *_BITWISE)},
     (S, "+", S): S,
     (D, "+", D): D,
     (D, "-", D): D,
@@ -104,7 +111,7 @@ class Evaluator:
             raise EvalError("the expression is nested too deeply") from None
         except (ArithmeticError, ValueError) as exc:
             raise EvalError(f"`{self.source(node)}` cannot be computed: {exc}") from None
-        if result.kind in (N, D) and not math.isfinite(float(result.data)):
+        if result.kind in (N, D) and not _exact(result) and not math.isfinite(float(result.data)):
             raise EvalError(f"`{self.source(node)}` is not a finite number")
         if dotted_name(node) is not None:
             return result  # a named constant keeps its own spelling
@@ -117,7 +124,7 @@ class Evaluator:
 
     def _eval(self, node: cst.BaseExpression) -> Value:
         if isinstance(node, cst.Integer):
-            return Value(N, float(int(node.value, 0)))
+            return Value(N, int(node.value, 0))
         if isinstance(node, cst.Float):
             return Value(N, float(node.value))
         if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
@@ -148,8 +155,8 @@ class Evaluator:
         operand = self._eval(node.expression)
         if operand.kind not in (N, D) or not isinstance(node.operator, (cst.Minus, cst.Plus)):
             raise EvalError(f"`{self.source(node)}` is not a constant expression")
-        sign = -1.0 if isinstance(node.operator, cst.Minus) else 1.0
-        return Value(operand.kind, sign * float(operand.data))
+        sign = -1 if isinstance(node.operator, cst.Minus) else 1
+        return Value(operand.kind, sign * _amount(operand))
 
     def _binary(self, node: cst.BinaryOperation) -> Value:
         symbol, apply = _OPERATORS.get(type(node.operator), ("", None))
@@ -166,12 +173,21 @@ class Evaluator:
             return Value.string(str(left.data) + str(right.data))
         if symbol == "**" and abs(float(right.data)) > 1024:
             raise EvalError(f"`{self.source(node)}`: exponent too large")
-        result = apply(float(left.data), float(right.data))
+        exact = kind is N and _exact(left) and _exact(right) and symbol != "/"
+        if symbol in _BITWISE and not exact:
+            raise EvalError(f"`{self.source(node)}`: {symbol} takes integers")
+        if symbol == "<<" and _amount(right) > 4096:
+            raise EvalError(f"`{self.source(node)}`: the result is too large")
+        if exact and symbol == "**" and _amount(right) < 0:
+            exact = False
+        if exact and symbol == "**" and _bits(left, right) > 4096:
+            raise EvalError(f"`{self.source(node)}`: the result is too large")
+        result = apply(_amount(left), _amount(right)) if exact else apply(float(left.data), float(right.data))
         if isinstance(result, complex):
             raise EvalError(f"`{self.source(node)}` is not a real number")
         if kind is D and symbol == "//" and right.kind is N:
             result = math.floor(float(left.data) * 1e6 / float(right.data)) / 1e6
-        return Value(kind, float(result))
+        return Value(kind, result if exact else float(result))
 
     def _timedelta(self, node: cst.Call) -> Value:
         total, seen = 0.0, set()
@@ -186,6 +202,22 @@ class Evaluator:
                 raise EvalError(f"`{self.source(node)}`: timedelta takes numbers")
             total += float(amount.data) * _MICROSECONDS[unit]
         return Value(D, total / 1e6)
+
+
+def _exact(value: Value) -> bool:
+    return isinstance(value.data, int) and not isinstance(value.data, bool)
+
+
+def _bits(base: Value, exponent: Value) -> float:
+    """About how many bits ``base ** exponent`` takes, without computing it."""
+    size = abs(_amount(base))
+    return _amount(exponent) * math.log2(size) if size > 1 else 0.0
+
+
+def _amount(value: Value) -> int | float:
+    """The number a numeric ``Value`` holds: exact ints stay ints."""
+    data = value.data
+    return data if isinstance(data, int) and not isinstance(data, bool) else float(data)
 
 
 # -- bindings ---------------------------------------------------------------
