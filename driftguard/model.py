@@ -216,6 +216,7 @@ class Finding:
     value: str | None = None
     doc: Location | None = None
     source: Location | None = None
+    declared: str = ""  # what ``source`` is when it is the set's declaration: "type SessionState"
 
     @property
     def code(self) -> str:

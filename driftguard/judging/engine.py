@@ -10,13 +10,15 @@ spec and code are unchanged since a previous run is read back without parsing.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from dataclasses import replace
+from typing import TYPE_CHECKING, cast
 
 from driftguard.config.loader import Config, FactSpec, Rule
 from driftguard.judging.compare import compare_rows, compare_scalar, compare_set, error_finding
 from driftguard.judging.result import Result, RuleResult
 from driftguard.judging.workspace import Workspace
 from driftguard.model import (
+    MISSING_IN_CODE,
     AmbiguousFact,
     Claim,
     DriftguardError,
@@ -80,13 +82,17 @@ class Engine:
         ws = self.workspace
 
         def extract() -> tuple[Item, ...]:
-            reader = load_reader(module)  # imported here, so a cache hit never imports a parser
-            tree = ws.cached(module, file, lambda: reader.parse(file, ws.read_text(file)))
-            return tuple(reader.extract(tree, spec.selector, file))
+            return tuple(load_reader(module).extract(self._tree(module, file), spec.selector, file))
 
         if self.cache is None:
             return extract()
         return self.cache.items(module, file, ws.read_text(file), spec.selector, extract)
+
+    def _tree(self, module: str, file: str) -> object:
+        """``file`` parsed by reader ``module``, once per run; the reader is imported
+        here, so a cache hit never imports a parser."""
+        reader = load_reader(module)
+        return self.workspace.cached(module, file, lambda: reader.parse(file, self.workspace.read_text(file)))
 
     def claim(self, rule: Rule) -> Claim:
         ws = self.workspace
@@ -124,7 +130,39 @@ class Engine:
                     findings += compare_scalar(rule, facts[rule.facts[0]], claim)
                 else:
                     findings += compare_set(rule, list(facts.values()), claim)
+        if any(f.kind is MISSING_IN_CODE for f in findings):
+            findings = self._anchor(rule, facts, findings)
         return RuleResult(rule, _status(findings), tuple(findings), tuple(facts.values()), claim)
+
+    def _anchor(self, rule: Rule, facts: dict[str, Fact], findings: list[Finding]) -> list[Finding]:
+        """``missing-in-code`` findings pointed at where the code declares the set."""
+        found = next((d for name in rule.facts if name in facts
+                      if (d := self.declaration(self.config.facts[name], facts[name]))), None)
+        if found is None:
+            return findings
+        where, label = found
+        return [replace(f, source=where, declared=label) if f.kind is MISSING_IN_CODE else f for f in findings]
+
+    def declaration(self, spec: FactSpec, fact: Fact) -> tuple[Location, str] | None:
+        """Where the files holding ``fact`` declare its set (a type, class, map or
+        ``String`` method), preferring the type or class; parsed only when asked."""
+        files = dict.fromkeys(i.location.path for i in fact.items if i.location) or dict.fromkeys(spec.files)
+        fallback = None
+        for file in files:
+            module = reader_name(file, spec.selector)
+            reader = load_reader(module)
+            find = getattr(reader, "declaration", None)
+            if find is None:
+                continue
+            try:
+                tree = self._tree(module, file)
+            except DriftguardError:
+                continue
+            found = find(tree, spec.selector, file)
+            if found is not None and not found[1].startswith("const block"):
+                return cast("tuple[Location, str]", found)
+            fallback = fallback or found
+        return cast("tuple[Location, str] | None", fallback)
 
     def run(self, rules: Iterable[Rule] | None = None) -> Result:
         chosen = self.config.rules if rules is None else tuple(rules)

@@ -51,7 +51,7 @@ def annotation(f: Finding, why: str = "") -> str:
     where = f.doc or f.source
     message = f.message
     if f.source is not None and f.source is not where:
-        message += f" (source: {f.source})"
+        message += f" (declared: {f.source}, {f.declared})" if f.declared else f" (source: {f.source})"
     if why:
         message += f"\nwhy: {why}"
     return command(

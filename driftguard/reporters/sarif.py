@@ -119,7 +119,7 @@ def result_entry(f: Finding, fallback: Location, index: dict[str, int], seen: di
     primary = f.doc or f.source or fallback
     text = f"{f.rule}: {f.message}"
     if f.source is not None and f.source is not primary:
-        text += f" (source: {f.source})"
+        text += f" (declared: {f.source}, {f.declared})" if f.declared else f" (source: {f.source})"
     print_ = fingerprint(f, primary.path)
     seen[print_] = seen.get(print_, 0) + 1
     if seen[print_] > 1:  # the same drift twice in a run still gets distinct alerts
@@ -135,6 +135,8 @@ def result_entry(f: Finding, fallback: Location, index: dict[str, int], seen: di
     }
     if f.source is not None and f.source is not primary:
         what = "where the problem is" if f.is_error else "where the code declares it"
+        if f.declared:
+            what = f"where the code declares the set: {f.declared}"
         entry["relatedLocations"] = [{"id": 1, "physicalLocation": physical(f.source), "message": {"text": what}}]
     return entry
 

@@ -11,6 +11,8 @@ def finding_line(f: Finding) -> str:
     """``docs/X.md:LINE: RULE: message (source: path:LINE)``."""
     where = f.doc or f.source or Location("?")
     tail = f" (source: {f.source})" if f.source and f.source is not where else ""
+    if f.declared and f.source:
+        tail = f" (declared: {f.source}, {f.declared})"
     return f"{where}: {f.rule}: {f.message}{tail}"
 
 

@@ -108,8 +108,8 @@ def test_json_format_shape(repo: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert finding == {
         "code": "DG102", "kind": "missing-in-code", "rule": "states",
         "message": finding["message"], "value": "GONE",
-        "doc": {"path": "m.md", "line": 7}, "source": {"path": "fsm.go", "line": 6},
-    }
+        "doc": {"path": "m.md", "line": 7}, "source": {"path": "fsm.go", "line": 3},
+    }  # the source of a missing-in-code finding is the declaration: `type State string`
     assert data["rules"][0]["findings"] == [finding]
 
 

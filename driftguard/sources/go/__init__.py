@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from driftguard.sources.go.declaration import declaration
 from driftguard.sources.go.reader import extract, parse
 
-__all__ = ["extract", "parse"]
+__all__ = ["declaration", "extract", "parse"]

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
+from driftguard.sources.python.declaration import declaration
 from driftguard.sources.python.reader import extract
 from driftguard.sources.python.tree import parse
 
-__all__ = ["extract", "parse"]
+__all__ = ["declaration", "extract", "parse"]
