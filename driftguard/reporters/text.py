@@ -16,15 +16,30 @@ def finding_line(f: Finding) -> str:
     return f"{where}: {f.rule}: {f.message}{tail}"
 
 
-def _rule_lines(rr: RuleResult) -> list[str]:
-    lines = [finding_line(f) for f in rr.findings]
+def _rule_lines(rr: RuleResult, told: set[str]) -> list[str]:
+    lines = [_once(f, told) for f in rr.findings]
     if rr.findings and rr.rule.why:
         lines.append(f"  why {rr.rule.id}: {rr.rule.why}")
     return lines
 
 
+def _once(f: Finding, told: set[str]) -> str:
+    """A file that cannot be read is explained on its first line only: a missing
+    source used by five rules is one explanation and four short references."""
+    failed = f.source or f.doc
+    if not f.is_error or f.kind.kind != "read-error" or failed is None:
+        return finding_line(f)
+    if failed.path not in told:
+        told.add(failed.path)
+        return finding_line(f)
+    where = f.doc or failed
+    subject = f"fact '{f.value}': " if f.value and f.source else ""
+    return f"{where}: {f.rule}: {subject}{failed.path} cannot be read (said above)"
+
+
 def render_check(result: Result) -> str:
-    lines = [line for rr in result.rules for line in _rule_lines(rr)]
+    told: set[str] = set()
+    lines = [line for rr in result.rules for line in _rule_lines(rr, told)]
     lines.append(summary_line(result))
     return "\n".join(lines) + "\n"
 

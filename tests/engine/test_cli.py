@@ -328,6 +328,26 @@ def test_a_missing_file_names_the_root_and_what_chose_it(
     assert run(capsys, "check", "--config", "examples/x/driftguard.yaml")[0] == 0
 
 
+def test_a_missing_file_is_explained_once_however_many_rules_read_it(
+    tree: Tree, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    moved = CONFIG.replace("version: 1\n", "version: 1\nroot: ../..\n", 1)
+    root = tree({"fsm.go": SOURCE, "m.md": DOC, "other.md": OTHER_DOC, "copy.yaml": moved})
+    monkeypatch.chdir(root)
+    code, out, _ = run(capsys, "check", "--config", "copy.yaml", "--no-cache")
+    assert code == 2
+    explained = [line for line in out.splitlines() if "file not found under the root" in line]
+    assert len(explained) == len({"fsm.go", "m.md", "other.md"}), out
+    repeated = [line for line in out.splitlines() if line.endswith("cannot be read (said above)")]
+    assert repeated and all(": fact '" in line or ".md cannot" in line for line in repeated)
+    said = [line for line in out.splitlines() if not line.startswith(("  why ", "driftguard: "))]
+    assert len(said) == len(explained) + len(repeated)
+    json_code, json_out, _ = run(capsys, "check", "--config", "copy.yaml", "--no-cache", "--format", "json")
+    messages = [f["message"] for f in json.loads(json_out)["findings"]]  # machine formats keep every message whole
+    assert json_code == 2 and len(messages) == len(said)
+    assert all("file not found under the root" in m for m in messages)
+
+
 def test_output_keeps_an_existing_mode_and_gives_a_new_file_the_umask_mode(
     repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
