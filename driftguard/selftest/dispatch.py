@@ -5,8 +5,9 @@ drift would: a new member in the source, a bogus value in the document, a
 scalar changed on one side. ``plan`` lists the mutations a rule must catch;
 each one's ``apply`` turns the file's current text into an ``Edit``. The
 language-specific edits live in ``go`` (tree-sitter-go), ``python`` (libcst
-and ast) and ``doc`` (markdown, and the regex fallback for ``pattern``
-facts); the helpers they share live in ``edits``.
+and ast), ``pattern`` (the captured text of ``pattern`` facts) and ``doc``
+(markdown); the helpers they share live in ``edits``, the candidate values
+in ``samples``.
 """
 
 from __future__ import annotations
@@ -51,7 +52,8 @@ def plan(rule: Rule, config: Config, facts: dict[str, Fact], claim_items: tuple[
         elif isinstance(form, SectionClaim) and form.list:
             label, make = "doc: new bullet item", lambda text: doc.add_bullet(text, rule)
         else:
-            label, make = "doc: new code span", lambda text: doc.add_code_span(text, rule)
+            declared = {i.value.canonical for name in rule.facts if name in facts for i in facts[name].items}
+            label, make = "doc: new code span", lambda text: doc.add_code_span(text, rule, declared)
         out.append(Mutation(label, "doc", MISSING_IN_CODE, rule.doc, make))
     return out
 
@@ -82,7 +84,7 @@ def _bind(action: Callable[[str, FactSpec, Fact], Edit], spec: FactSpec, fact: F
 _MODULES = {
     "driftguard.sources.go": "driftguard.selftest.go",
     "driftguard.sources.python": "driftguard.selftest.python",
-    TEXT_READER: "driftguard.selftest.doc",
+    TEXT_READER: "driftguard.selftest.pattern",
 }
 
 

@@ -1,19 +1,23 @@
-"""Selftest mutations of markdown documents, and of files read by a ``pattern`` regex.
+"""Selftest mutations of markdown documents.
 
-Document edits use the spans the document model records, so a changed value
-is rewritten exactly where the claim reads it, in the document's own style
+Edits use the spans the document model records, so a changed value is
+rewritten exactly where the claim reads it, in the document's own style
 (``format_like``), and an added row, code span or bullet copies the shape of
-its neighbours. ``add_member`` / ``change_scalar`` are the pattern-fact edits.
+its neighbours. A code span added to a section whose claim keeps only spans
+matching ``code_spans`` holds a value that regex accepts and the code does not
+declare, so the rule must report it missing in code. (Files read by a
+``pattern`` regex are mutated by ``driftguard.selftest.pattern``.)
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
-from driftguard.config.loader import FactSpec, Rule
-from driftguard.config.specs import Pattern, SectionClaim, TableClaim
+from driftguard.config.loader import Rule
+from driftguard.config.specs import SectionClaim, TableClaim
 from driftguard.documents.reader import Document, Section, Table, parse_document
-from driftguard.model import Fact, Item, Kind, Location
+from driftguard.model import Item, Kind, Location
 from driftguard.quantities import QuantityError, format_like
 from driftguard.selftest.edits import (
     SELFTEST,
@@ -21,20 +25,16 @@ from driftguard.selftest.edits import (
     Edit,
     NotApplicable,
     bumped,
-    last_item,
-    last_line,
     line_number,
     line_starts,
     newline_of,
-    offset_of,
 )
-from driftguard.sources.text import compile_pattern
-from driftguard.user_regex import Compiled, compile_user_regex
+from driftguard.selftest.samples import CANDIDATES, derived, examples, variants
+from driftguard.user_regex import compile_user_regex
+
+__all__ = ["CANDIDATES", "FILLER", "add_bullet", "add_code_span", "add_row", "change_value", "derived"]
 
 FILLER = "selftest filler"
-CANDIDATES = (SELFTEST, SELFTEST.upper(), "driftguardselftest", "DriftguardSelftest", "driftguard-selftest",
-              "driftguard.selftest", "9999")
-"""Spellings of the bogus value, tried in order until one fits the rule's regex."""
 
 
 # -- documents: sets ----------------------------------------------------------
@@ -78,10 +78,12 @@ def _claimed_section(text: str, rule: Rule) -> tuple[SectionClaim, Document, Sec
     return form, doc, section
 
 
-def add_code_span(text: str, rule: Rule) -> Edit:
-    """A sentence naming the bogus value in a code span, first in the claimed section."""
+def add_code_span(text: str, rule: Rule, declared: Collection[str] = ()) -> Edit:
+    """A sentence naming a bogus value in a code span, first in the claimed section: a value
+    the section's ``code_spans`` regex keeps and neither the section nor ``declared`` (the
+    canonical values the code declares) holds."""
     form, doc, section = _claimed_section(text, rule)
-    value = _fitting(form.code_spans, [c.text for c in doc.code_spans if section.contains(c.span[0])])
+    value = _fitting(form.code_spans, [c.text for c in doc.code_spans if section.contains(c.span[0])], declared)
     nl, at = newline_of(text), section.body_start
     sentence = f"The selftest names `{value}` here."
     lead = nl if at and text[at - 1] not in "\r\n" else ""
@@ -94,27 +96,27 @@ def add_code_span(text: str, rule: Rule) -> Edit:
                 line_number(new, at + len(lead)), (value,))
 
 
-def _fitting(regex: str | None, neighbours: list[str]) -> str:
-    """The first candidate value ``regex`` matches, ours first, then ones derived from
-    the values already there (``DG104`` -> ``DG999``)."""
+def _fitting(regex: str | None, neighbours: list[str], declared: Collection[str] = ()) -> str:
+    """The first new value ``regex`` keeps: ours first, then ones shaped like the spans it
+    keeps already (``DG104`` -> ``DG999``, ``DG105``), then strings the regex itself can
+    match (``^(GET|PUT)$`` -> ``PUT``)."""
+    avoid = {*neighbours, *declared}
     if regex is None:
-        return SELFTEST
+        return next((c for c in CANDIDATES if c not in avoid), SELFTEST)
     pattern = compile_user_regex(regex, Location(""))
-    for candidate in (*CANDIDATES, *derived([n for n in neighbours if pattern.search(n)])):
-        if pattern.search(candidate):
+    kept = [n for n in neighbours if pattern.search(n)]
+    pool = (*CANDIDATES, *derived(kept), *(v for n in reversed(kept) for v in variants(n)), *examples(regex))
+    for candidate in dict.fromkeys(pool):
+        if candidate not in avoid and _writable(candidate) and pattern.search(candidate):
             return candidate
-    raise NotApplicable(f"none of the selftest's values ({', '.join(CANDIDATES)}) matches /{regex}/")
+    raise NotApplicable(f"no new value the selftest can write in a code span matches /{regex}/ (tried "
+                        f"{', '.join(CANDIDATES)}, values shaped like the section's spans and strings the "
+                        "regex matches: each is already in the section or declared in code)")
 
 
-def derived(values: list[str]) -> list[str]:
-    """New values shaped like the last of ``values``: its digits turned to 9s (or 8s),
-    its letters to Z (or Q); none already among ``values``."""
-    if not values:
-        return []
-    last, taken = values[-1], set(values)
-    shapes = [re.sub(r"[0-9]", d, last) for d in "98"]
-    shapes += [re.sub(r"[A-Z]", c, re.sub(r"[a-z]", c.lower(), last)) for c in "ZQ"]
-    return [s for s in dict.fromkeys(shapes) if s not in taken]
+def _writable(value: str) -> bool:
+    """``value`` survives as the whole text of a one-line code span."""
+    return bool(value) and value == value.strip() and not any(c in value for c in "`\r\n")
 
 
 def add_bullet(text: str, rule: Rule) -> Edit:
@@ -164,57 +166,3 @@ def change_value(text: str, item: Item) -> Edit:
     where = f" (row '{item.label}')" if item.label else ""
     shown = " ".join(text[start:end].split())
     return Edit(new, f"'{shown}' -> '{written}'{where}", line_number(text, start), expect)
-
-
-# -- pattern facts ------------------------------------------------------------
-
-
-def add_member(text: str, spec: FactSpec, fact: Fact) -> Edit:
-    """A copy of the last match's line with a new value in the group, inserted after it."""
-    regex = _pattern(spec)
-    item, line = last_item(fact), last_line(fact)
-    starts = line_starts(text)
-    where = item.location or Location(spec.file, line)
-    at = offset_of(text, where, starts)
-    old = str(item.value.data)
-    if text[at:at + len(old)] != old:
-        raise CannotApply(f"`{old}` is not at {where}")
-    begin = starts[line - 1]
-    end = starts[line] - len(_break_before(text, starts[line])) if line < len(starts) else len(text)
-    for candidate in (*CANDIDATES, *derived([str(i.value.data) for i in fact.items])):
-        copy = text[begin:at] + candidate + text[at + len(old):end]
-        new = text[:end] + newline_of(text) + copy + text[end:]
-        if any(m.group(1) == candidate for m in regex.finditer(new)):
-            return Edit(new, f"added the line `{copy.strip()}`", line + 1, (candidate,))
-    raise NotApplicable(f"no line the selftest can write matches /{regex.pattern}/ "
-                        f"with a new value (tried {', '.join(CANDIDATES)})")
-
-
-def change_scalar(text: str, spec: FactSpec, fact: Fact) -> Edit:
-    """The matched value rewritten in place (a quantity to a different amount)."""
-    regex = _pattern(spec)
-    item = fact.items[0]
-    if item.location is None:
-        raise CannotApply(f"fact '{fact.name}' has no location")
-    at = offset_of(text, item.location)
-    old = item.value.text or str(item.value.data)
-    if text[at:at + len(old)] != old:
-        raise CannotApply(f"`{old}` is not at {item.location}")
-    tries: list[str] = []
-    if item.value.kind in (Kind.NUMBER, Kind.DURATION):
-        try:
-            tries.append(format_like(bumped(item.value), item.value))
-        except QuantityError:
-            pass
-    tries += [old + "_selftest", old + "1"]
-    for written in tries:
-        new = text[:at] + written + text[at + len(old):]
-        if any(m.start(1) == at and m.group(1) == written for m in regex.finditer(new)):
-            return Edit(new, f"`{old}` -> `{written}`", item.location.line)
-    raise NotApplicable(f"no changed value the selftest can write still matches /{regex.pattern}/")
-
-
-def _pattern(spec: FactSpec) -> Compiled[str]:
-    assert isinstance(spec.selector, Pattern)
-    return compile_pattern(spec.selector.regex, spec.file)
-

@@ -6,7 +6,8 @@ must pass cleanly first. Then, per rule, each mutation of ``mutations.plan``
 is written into the copy, the rule is judged by a fresh ``Engine`` on a
 config rooted at the copy, and the file is restored. A mutation is caught
 when a finding of the expected kind names the rule's document and the
-mutated value.
+mutated value; a mutated copy the rule cannot be judged on (a read, parse or
+pattern error) proves nothing either way and is an error, not a miss.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ class Verdict(str, Enum):
     CAUGHT = "caught"
     MISSED = "MISSED"
     NOT_APPLICABLE = "not applicable"
-    ERROR = "error"  # the selftest could not apply the mutation
+    ERROR = "error"  # the selftest could not apply the mutation, or the rule could not judge the mutated copy
 
 
 @dataclass(frozen=True)
@@ -77,8 +78,9 @@ class SelftestResult:
 
     @property
     def exit_code(self) -> int:
-        """0 every rule caught every mutation; 1 a mutation was missed or a rule has none
-        that applies; 2 the original tree is not clean or a mutation could not be applied."""
+        """0 every rule caught every mutation that applies to it; 1 a mutation was missed or a
+        rule has none that applies or is caught; 2 the original tree is not clean, or a
+        mutation could not be applied or judged (2 wins over 1)."""
         if any(not r.clean for r in self.rules) or self.count(Verdict.ERROR):
             return 2
         return 0 if all(r.can_fail for r in self.rules) else 1
@@ -213,10 +215,13 @@ def _verdict(rule: Rule, mutation: Mutation, edit: Edit, where: Location, result
         if (finding.kind is mutation.kind and finding.doc is not None and finding.doc.path == rule.doc
                 and any(_names(finding, spelling) for spelling in expect)):
             return replace(base, verdict=Verdict.CAUGHT, finding=finding)
-    if note:
-        return replace(base, detail=note)
     from driftguard.reporters.text import finding_line
 
+    if result.status is Status.ERROR:  # the mutation broke the file: no proof either way
+        errors = "; ".join(finding_line(f) for f in result.findings)
+        return replace(base, verdict=Verdict.ERROR, detail=f"the mutated copy could not be judged: {errors}")
+    if note:
+        return replace(base, detail=note)
     found = "; ".join(finding_line(f) for f in result.findings) or "nothing (the rule passed)"
     wanted = f"{mutation.kind.kind} naming {rule.doc} and {' / '.join(expect) or 'the new value'}"
     return replace(base, detail=f"expected {wanted}; found {found}")
@@ -285,7 +290,7 @@ def _summary(result: SelftestResult) -> str:
     if dirty:
         return f"{head}; not clean before mutating: {', '.join(dirty)}"
     if counts[Verdict.ERROR]:
-        return f"{head}; some mutations could not be applied"
+        return f"{head}; some mutations could not be applied or judged"
     weak = [r.rule.id for r in result.rules if not r.can_fail]
     if weak:
         return f"{head}; these rules cannot be shown to fail: {', '.join(weak)}"

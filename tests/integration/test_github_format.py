@@ -58,7 +58,7 @@ EXPECTED = (
     "`DONE` is declared in code but missing from the 'State' table (source: src/fsm.py:8)"
     "%0Awhy: every state, both ways\n"
     "::error file=docs/m.md,line=7,title=driftguard states::"
-    "`GONE` is stated in the 'State' table but not declared in code (facts: states) (declared: src/fsm.py:3, class State)"
+    "`GONE` is stated in the 'State' table but not declared in code (facts: states) (declared: src/fsm.py:5, class State)"
     "%0Awhy: every state, both ways\n"
     "::error file=docs/m.md,line=9,title=driftguard ttl::"
     "the sentence 'expire after {value}' says 'ten minutes' (duration 10m) but the code has "
