@@ -1,19 +1,23 @@
 """Apply a ``FixPlan``: verify each document, then write it atomically (or show a diff).
 
 A document is written only when its candidate text passes ``fix_verify``, the
-file on disk is still the one the plan read, and its real path (symlinks
-followed) lies inside the root. The write goes to a temporary file in the same
-folder, keeps the BOM, line endings, trailing newline and file mode, and
-replaces the original with ``os.replace``; on any failure the original stays.
+file on disk is still the one the plan read, its real path (symlinks followed)
+lies inside the root, and it is a regular file of this user with no other hard
+link. The write goes to a temporary file in the same folder, fsynced, keeps the
+BOM, line endings, trailing newline, mode and group; the document is then read
+and compared once more and at once replaced with ``os.replace``. On any failure
+the original stays and no temporary file is left.
 """
 
 from __future__ import annotations
 
 import difflib
+import errno
 import os
 import re
 import stat
 import tempfile
+import time
 from dataclasses import dataclass
 from glob import escape as glob_escape
 from pathlib import Path
@@ -81,33 +85,177 @@ def _apply(plan: FixPlan, doc: DocPlan, ws: Workspace, dry_run: bool) -> DocOutc
         return DocOutcome(doc.path, "would-write", doc.changes, diff=diff)
     try:
         write_document(ws, doc.path, doc.text, new)
+    except PartlyWritten as exc:
+        return DocOutcome(doc.path, "failed", doc.changes, exc.message, diff)
     except DriftguardError as exc:
         return DocOutcome(doc.path, "failed", doc.changes, f"nothing written: {exc.message}", diff)
     return DocOutcome(doc.path, "written", doc.changes, diff=diff)
 
 
+class PartlyWritten(ReadError):
+    """The fix was written, but the document changed in the instant of the rename in a way that
+    could not be carried over; the text it replaced was saved beside it."""
+
+
+CHANGED = "the document changed since driftguard read it; run fix again"
+_OPEN_FLAGS = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+_HOLD_OLD = os.name != "nt"  # Windows cannot rename over a file that is still open
+_LATE_ROUNDS = 20
+_SETTLE_SECONDS = 0.002
+"""After the rename the old file is read again at once and once more this long after, for an
+append that opened it just before the rename and writes just after."""
+
+
 def write_document(ws: Workspace, relpath: str, expected: str, new: str) -> None:
-    """Replace the document at ``relpath`` (whose text must still be ``expected``) with ``new``."""
+    """Replace the document at ``relpath`` (whose text must still be ``expected``) with ``new``.
+
+    The new text goes to a temporary file beside it, fsynced; only then is the document read
+    once more and compared, and on a match renamed over at once. Text appended to the old file
+    in the instant between that compare and the rename is appended to the new one."""
     where = Location(relpath)
     real = ws.resolve(relpath)  # ReadError when a symlink or '..' leaves the root
-    try:
-        info = real.stat()
-        data = real.read_bytes()
-    except OSError as exc:
-        raise ReadError(f"cannot read the document again: {exc.strerror or exc}", where) from None
-    if not stat.S_ISREG(info.st_mode):
-        raise ReadError("not a regular file; refused", where)
-    text = data.decode("utf-8", errors="replace")
-    bom, rest = split_bom(text)
+    fd, info, data = _open_target(real, where)
+    os.close(fd)
+    bom, rest = split_bom(data.decode("utf-8", errors="replace"))
     if rest != expected:
-        raise ReadError("the document changed since driftguard read it; run fix again", where)
+        raise ReadError(CHANGED, where)
+    _remove_stale_temps(real)
     try:
-        atomic_write(real, (bom + new).encode("utf-8"), stat.S_IMODE(info.st_mode))
+        tmp, new_id = _temp_beside(real, (bom + new).encode("utf-8"), stat.S_IMODE(info.st_mode), info.st_gid)
     except OSError as exc:
         raise ReadError(f"cannot write the document: {exc.strerror or exc}", where) from None
+    old = -1
+    try:
+        old, final, seen = _open_target(real, where)
+        if seen != data or _owner_and_mode(final) != _owner_and_mode(info):
+            raise ReadError(CHANGED, where)
+        if not _HOLD_OLD:
+            os.close(old)
+            old = -1
+        os.replace(tmp, real)
+    except BaseException as exc:
+        _unlink_quietly(tmp)
+        if old >= 0:
+            os.close(old)
+        if isinstance(exc, OSError):
+            raise ReadError(f"cannot write the document: {exc.strerror or exc}", where) from None
+        raise
+    if old >= 0:
+        try:
+            _keep_late_changes(old, seen, real, new_id, where)
+        finally:
+            os.close(old)
+
+
+def _open_target(path: Path, where: Location) -> tuple[int, os.stat_result, bytes]:
+    """An open descriptor on the document, its status and its bytes, once it is known safe to replace."""
+    try:
+        fd = os.open(path, os.O_RDONLY | _OPEN_FLAGS)
+    except OSError as exc:
+        raise ReadError(f"cannot read the document again: {exc.strerror or exc}", where) from None
+    try:
+        info = os.fstat(fd)
+        _refuse_unsafe(info, where)
+        return fd, info, _read_all(fd)
+    except BaseException as exc:
+        os.close(fd)
+        if isinstance(exc, OSError):
+            raise ReadError(f"cannot read the document again: {exc.strerror or exc}", where) from None
+        raise
+
+
+def _refuse_unsafe(info: os.stat_result, where: Location) -> None:
+    """ReadError unless replacing the file by a new one changes nothing but its text."""
+    if not stat.S_ISREG(info.st_mode):
+        raise ReadError("not a regular file; refused", where)
+    if info.st_nlink > 1:
+        raise ReadError(f"the document has {info.st_nlink} hard links and replacing it would cut it off from "
+                        "the other names, which would keep the old text; refused", where)
+    getuid = getattr(os, "getuid", None)
+    if getuid is not None and info.st_uid != getuid():
+        raise ReadError(f"the document belongs to another user (uid {info.st_uid}) and the rewritten file "
+                        f"would belong to this one (uid {getuid()}); refused", where)
+
+
+def _owner_and_mode(info: os.stat_result) -> tuple[int, int, int]:
+    return info.st_uid, info.st_gid, stat.S_IMODE(info.st_mode)
+
+
+def _read_all(fd: int) -> bytes:
+    os.lseek(fd, 0, os.SEEK_SET)
+    chunks = []
+    while chunk := os.read(fd, 1 << 16):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _keep_late_changes(old: int, seen: bytes, real: Path, new_id: tuple[int, int], where: Location) -> None:
+    """Carry over what reached the replaced file (``old``) after it was read as ``seen``: an appended
+    tail is appended to the new file (the old file is read until it stays the same for
+    ``_SETTLE_SECONDS``); anything else, or a tail that cannot be appended, is saved
+    beside the document and raised as ``PartlyWritten``."""
+    settled = False
+    for _ in range(_LATE_ROUNDS):
+        try:
+            now = _read_all(old)
+        except OSError:
+            return
+        if now == seen:
+            if settled:
+                return
+            time.sleep(_SETTLE_SECONDS)
+            settled = True
+            continue
+        if not now.startswith(seen) or not _append_tail(real, now[len(seen):], new_id):
+            break
+        seen = now
+        settled = False
+    try:
+        saved = _save_beside(real, _read_all(old))
+    except OSError as exc:
+        raise PartlyWritten(f"the fix was written, but the document changed during the rename and its "
+                            f"old text could not be saved: {exc.strerror or exc}", where) from None
+    raise PartlyWritten(f"the fix was written, but the document changed during the rename; the text it "
+                        f"replaced is saved in {saved.name}: merge your edit from there", where)
+
+
+def _append_tail(path: Path, tail: bytes, new_id: tuple[int, int]) -> bool:
+    """Append ``tail`` to ``path`` if it is still the file driftguard renamed there."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | _OPEN_FLAGS)
+    except OSError:
+        return False
+    try:
+        info = os.fstat(fd)
+        if (info.st_dev, info.st_ino) != new_id:
+            return False
+        view = memoryview(tail)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+def _save_beside(path: Path, data: bytes) -> Path:
+    """``data`` in a new ``NAME.*.driftguard-saved`` file beside ``path``, kept only when whole."""
+    fd, name = tempfile.mkstemp(prefix=f"{path.name}.", suffix=SAVED_SUFFIX, dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+    except BaseException:
+        _unlink_quietly(name)
+        raise
+    return Path(name)
 
 
 TEMP_SUFFIX = ".driftguard-tmp"
+SAVED_SUFFIX = ".driftguard-saved"
 STALE_TEMP_SECONDS = 600
 """A temporary file of ours this old was left by a run that was killed: the next write removes it."""
 
@@ -115,8 +263,6 @@ STALE_TEMP_SECONDS = 600
 def _remove_stale_temps(path: Path) -> None:
     """Remove ``.NAME.*.driftguard-tmp`` files beside ``path`` left by a killed run
     (a younger one may belong to a run still writing, and is left alone)."""
-    import time
-
     cutoff = time.time() - STALE_TEMP_SECONDS
     for temp in path.parent.glob(f".{glob_escape(path.name)}.*{TEMP_SUFFIX}"):
         try:
@@ -127,22 +273,43 @@ def _remove_stale_temps(path: Path) -> None:
             pass
 
 
-def atomic_write(path: Path, data: bytes, mode: int) -> None:
-    """Write ``path`` whole or not at all: a temporary file beside it, fsynced, then a rename."""
-    _remove_stale_temps(path)
+def _unlink_quietly(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def _temp_beside(path: Path, data: bytes, mode: int, gid: int | None = None) -> tuple[str, tuple[int, int]]:
+    """A temporary file beside ``path`` holding ``data`` with ``mode`` (and group ``gid``), fsynced;
+    its name and (device, inode). Nothing is left behind on failure."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(data)
             out.flush()
+            info = os.fstat(out.fileno())
+            if gid is not None and gid != info.st_gid and hasattr(os, "chown"):
+                try:
+                    os.chown(tmp, -1, gid)
+                except PermissionError:
+                    raise PermissionError(errno.EPERM, f"its group (gid {gid}) could not be kept; refused") from None
+            os.chmod(tmp, mode)
             os.fsync(out.fileno())
-        os.chmod(tmp, mode)
+    except BaseException:
+        _unlink_quietly(tmp)
+        raise
+    return tmp, (info.st_dev, info.st_ino)
+
+
+def atomic_write(path: Path, data: bytes, mode: int) -> None:
+    """Write ``path`` whole or not at all: a temporary file beside it, fsynced, then a rename."""
+    _remove_stale_temps(path)
+    tmp, _ = _temp_beside(path, data, mode)
+    try:
         os.replace(tmp, path)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        _unlink_quietly(tmp)
         raise
 
 
