@@ -117,3 +117,18 @@ def test_the_startup_benchmark_reports_a_ratio_and_a_parser_free_cached_check(tm
     result = json.loads(out.read_text(encoding="utf-8"))
     assert result["runs"] == 1 and result["ratio"] > 0 and result["cached_check_s"] > 0
     assert result["parsers"] == "imported: []"
+
+
+def test_the_long_lines_benchmark_reports_each_case_with_columns_checked(tmp_path: Path) -> None:
+    out = tmp_path / "long_lines.json"
+    proc = subprocess.run([sys.executable, str(BENCH / "long_lines.py"), "--quick", "--json", str(out)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:] + proc.stdout[-3000:]
+    cases = json.loads(out.read_text(encoding="utf-8"))["cases"]
+    names = ["Go constants", "Go constants, non-ASCII line", "Go pattern", "Python constants"]
+    assert [c["case"] for c in cases] == names
+    for case in cases:
+        assert case["columns_ok"] is True, case["case"]
+        assert case["one_line_s"] > 0 and case["separate_s"] > 0 and case["ratio"] > 0
+        assert case["one_line_bytes"] > 0 and case["separate_bytes"] > 0 and case["runs"] == 1
+        assert any(line.startswith(f"| {case['case']} | 2000 |") for line in proc.stdout.splitlines())

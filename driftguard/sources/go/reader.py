@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from itertools import accumulate
 from typing import Any
 
 from tree_sitter import Node, Parser, Tree
@@ -45,6 +46,33 @@ from driftguard.sources.go.index import (
 from driftguard.user_regex import Compiled, compile_user_regex, search_each
 
 IDENT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+_KEEP_CONTINUATION = bytes(b for b in range(256) if not 0x80 <= b < 0xC0)
+_BLOCK = 256
+
+
+class CharOffsets:
+    """Character offsets of byte offsets into UTF-8 ``source``, each found in time
+    bounded by ``_BLOCK``, not by the length of its line: a byte starts a character
+    unless it is a continuation byte, and the continuation bytes before each block
+    boundary are counted once, on first use."""
+
+    def __init__(self, source: bytes) -> None:
+        self.source = source
+        self.ascii = source.isascii()
+        self._before: list[int] | None = None
+
+    def __call__(self, offset: int) -> int:
+        """The number of characters in ``source[:offset]``."""
+        if self.ascii:
+            return offset
+        if self._before is None:
+            counts = (self._continuations(at, at + _BLOCK) for at in range(0, len(self.source), _BLOCK))
+            self._before = list(accumulate(counts, initial=0))
+        block = offset // _BLOCK
+        return offset - self._before[block] - self._continuations(block * _BLOCK, offset)
+
+    def _continuations(self, start: int, end: int) -> int:
+        return len(self.source[start:end].translate(None, _KEEP_CONTINUATION))
 
 
 class GoTree:
@@ -53,6 +81,8 @@ class GoTree:
     def __init__(self, path: str, source: bytes, tree: Tree) -> None:
         self.path, self.source, self.tree, self.root = path, source, tree, tree.root_node
         self._index: Index | None = None
+        self._types: frozenset[str] | None = None
+        self.chars = CharOffsets(source)
 
     @property
     def index(self) -> Index:
@@ -62,9 +92,8 @@ class GoTree:
 
     def loc(self, node: Node) -> Location:
         """1-based line and (character) column of ``node``."""
-        start, col = node.start_byte, node.start_point.column
-        prefix = self.source[start - col:start].decode("utf-8", errors="replace")
-        return Location(self.path, node.start_point.row + 1, len(prefix) + 1)
+        start, (row, col) = node.start_byte, node.start_point
+        return Location(self.path, row + 1, self.chars(start) - self.chars(start - col) + 1)
 
     def evaluator(self, local: Iterable[Spec] = ()) -> Evaluator:
         """An evaluator resolving names to ``local`` specs first, then the file's."""
@@ -74,7 +103,9 @@ class GoTree:
         by_name = self.index.by_name
         def lookup(n: str) -> list[Binding]:
             return list(extra.get(n) or by_name.get(n, []))
-        return Evaluator(lookup, frozenset(self.index.types))
+        if self._types is None:
+            self._types = frozenset(self.index.types)
+        return Evaluator(lookup, self._types)
 
 
 def parse(path: str, text: str) -> GoTree:
