@@ -35,6 +35,7 @@ class Kind(str, Enum):
 
     NUMBER = "number"
     DURATION = "duration"  # data holds seconds
+    BYTES = "bytes"  # data holds a number of bytes
     STRING = "string"
     BOOL = "bool"
 
@@ -60,7 +61,7 @@ class Value:
         """Equal in meaning: same kind and same amount (floats within 1e-9)."""
         if self.kind is not other.kind:
             return False
-        if self.kind in (Kind.NUMBER, Kind.DURATION):
+        if self.kind in (Kind.NUMBER, Kind.DURATION, Kind.BYTES):
             return _same_amount(self.data, other.data)
         return self.data == other.data
 
@@ -71,6 +72,9 @@ class Value:
             return str(self.data) if _exact(self.data) else _number(float(self.data))
         if self.kind is Kind.DURATION:
             return format_seconds(float(self.data))
+        if self.kind is Kind.BYTES:
+            amount = str(self.data) if _exact(self.data) else _number(float(self.data))
+            return f"{amount} bytes"
         if self.kind is Kind.BOOL:
             return "true" if self.data else "false"
         return str(self.data)

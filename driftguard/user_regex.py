@@ -86,6 +86,31 @@ def search_each(compiled: Compiled[str], texts: Sequence[str], where: Location,
     return out
 
 
+def group_each(compiled: Compiled[str], texts: Sequence[str], where: Location,
+               seconds: float | None = None) -> list[tuple[int, int] | None]:
+    """For each of ``texts``, the span of group 1 of the first match (the whole text when
+    the pattern has no group), or None where nothing matches or group 1 took no part;
+    the bound covers them all."""
+    limit = timeout() if seconds is None else seconds
+    deadline = time.monotonic() + limit
+    group = compiled.groups > 0
+    out: list[tuple[int, int] | None] = []
+    try:
+        for text in texts:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError
+            match = compiled.search(text, timeout=left)
+            if match is None:
+                out.append(None)
+                continue
+            span = match.span(1) if group else (0, len(text))
+            out.append(span if span[0] >= 0 else None)
+    except TimeoutError:
+        raise _stopped(compiled, sum(map(len, texts)), where, limit) from None
+    return out
+
+
 def _stopped(compiled: Compiled[str], size: int, where: Location, limit: float) -> PatternError:
     return PatternError(
         f"pattern {compiled.pattern!r} took longer than {limit:g} s over {size} characters and was "

@@ -19,6 +19,7 @@ from driftguard.config.specs import (
     CLAIM_OPTIONS,
     SELECTOR_KEYS,
     Call,
+    Calls,
     ClaimForm,
     Constant,
     Constants,
@@ -29,11 +30,15 @@ from driftguard.config.specs import (
     TableClaim,
 )
 from driftguard.model import ConfigError, Direction, Location
+from driftguard.quantities import FACT_UNITS
 
 CONFIG_NAME = "driftguard.yaml"
 DEFAULT_MAX_FILE_SIZE = 4 * 1024 * 1024
 RULE_ID = re.compile(r"[a-z0-9][a-z0-9-]*")
 """A rule id, matched whole (``fullmatch``): ``ttl\n`` is not one."""
+CASES = ("sensitive", "insensitive")
+_KEY_PATH = re.compile(r"""([^\[\]"']+)((?:\[(?:"[^"\\]*"|'[^'\\]*'|-?[0-9]+)\])*)""")
+_KEY = re.compile(r"""\[(?:"([^"]*)"|'([^']*)'|(-?[0-9]+))\]""")
 
 
 @dataclass(frozen=True)
@@ -49,6 +54,7 @@ class FactSpec:
     selector: Selector
     line: int | None
     files: tuple[str, ...] = ()
+    unit: str | None = None  # one of FACT_UNITS: what a bare number in the code measures
 
     def __post_init__(self) -> None:
         if not self.files:
@@ -73,6 +79,7 @@ class Rule:
     line: int
     why: str = ""
     doc_pattern: str = ""
+    case_insensitive: bool = False  # ``case: insensitive``: members and labels compare case-folded
 
     @property
     def scalar(self) -> bool:
@@ -164,7 +171,8 @@ def _build(r: Reader, data: Any, path: Path, root: Path | None, max_size: int | 
 def _fact(r: Reader, facts: Any, name: str, root: Path) -> FactSpec:
     key = f"facts.{name}"
     line = r.line_of(facts, name)
-    body = r.mapping(facts[name], key, required={"file"}, optional={*SELECTOR_KEYS, "values", "scalar"}, line=line)
+    body = r.mapping(facts[name], key, required={"file"}, optional={*SELECTOR_KEYS, "values", "scalar", "unit"},
+                     line=line)
     chosen = [k for k in SELECTOR_KEYS if k in body]
     if len(chosen) != 1:
         found = ", ".join(chosen) or "none"
@@ -173,7 +181,12 @@ def _fact(r: Reader, facts: Any, name: str, root: Path) -> FactSpec:
             Location(r.path, line),
         )
     written, files = _expand(r, body, "file", key, root)
-    return FactSpec(name=name, file=written, selector=_selector(r, body, chosen[0], key), line=line, files=files)
+    unit = r.choice(body, "unit", tuple(FACT_UNITS), key, default=None)
+    selector = _selector(r, body, chosen[0], key)
+    names = isinstance(selector, (StringMethod, MapKeys)) or getattr(selector, "values", "") == "names"
+    if unit is not None and names:
+        r.fail(body, "unit", f"{key}.unit: `{chosen[0]}` yields names, which carry no unit")
+    return FactSpec(name=name, file=written, selector=selector, line=line, files=files, unit=unit)
 
 
 def _expand(r: Reader, body: Any, key: str, where: str, root: Path) -> tuple[str, tuple[str, ...]]:
@@ -200,32 +213,51 @@ def _selector(r: Reader, body: Any, kind: str, key: str) -> Selector:
             raise ConfigError(f"{where}: expected `type` or `name`", r.loc(body, kind))
         return Constants(type=type_, name=name, values=values)
     if kind == "constant":
-        return Constant(name=r.value(body, kind, str, key))
+        return _constant(r, body, key)
     if kind == "string_method":
         return StringMethod(type=r.value(body, kind, str, key))
     if kind == "map_keys":
         if not isinstance(body[kind], dict):
             return MapKeys(name=r.value(body, kind, str, key))
-        spec = r.mapping(body[kind], where, required={"name"}, optional={"resolve"})
+        spec = r.mapping(body[kind], where, required={"name"}, optional={"resolve", "within"})
         return MapKeys(name=r.value(spec, "name", str, where),
-                       resolve=r.value(spec, "resolve", bool, where, default=False))
+                       resolve=r.value(spec, "resolve", bool, where, default=False),
+                       within=r.value(spec, "within", str, where, default=None))
     if kind == "pattern":
         regex = r.regex(body, kind, key, groups=1)
         return Pattern(regex=regex, scalar=r.value(body, "scalar", bool, key, default=False))
     spec = r.mapping(body[kind], where, required={"function"}, optional={"within", "where", "arg"})
-    return Call(
+    made = Calls if kind == "calls" else Call
+    arg = r.value(spec, "arg", int, where, default=0)
+    if arg < 0:
+        r.fail(spec, "arg", f"{where}.arg: expected a position from 0, got {arg}")
+    return made(
         function=r.value(spec, "function", str, where),
-        arg=r.value(spec, "arg", int, where, default=0),
+        arg=arg,
         within=r.value(spec, "within", str, where, default=None),
         where=r.where(spec, where),
     )
+
+
+def _constant(r: Reader, body: Any, key: str) -> Constant:
+    """``name`` or ``name["key"][0]...``: a key path into the literal bound to ``name``."""
+    written = r.value(body, "constant", str, key)
+    m = _KEY_PATH.fullmatch(written.strip())
+    if not m or not m.group(1).strip():
+        r.fail(body, "constant", f"{key}.constant: expected a name, optionally followed by keys such as "
+               f"[\"installer\"] or [0], got {written!r}")
+    keys: list[str | int] = []
+    for part in _KEY.finditer(m.group(2)):
+        quoted = part.group(1) if part.group(1) is not None else part.group(2)
+        keys.append(quoted if quoted is not None else int(part.group(3)))
+    return Constant(name=m.group(1).strip(), keys=tuple(keys))
 
 
 def _rule(r: Reader, rules: Any, i: int, facts: dict[str, FactSpec], root: Path) -> tuple[Rule, ...]:
     key = f"rules[{i}]"
     line = rules.item_lines[i]
     body = r.mapping(rules[i], key, required={"id", "doc"},
-                     optional={"why", "fact", "facts", "direction", *CLAIM_OPTIONS}, line=line)
+                     optional={"why", "fact", "facts", "direction", "case", *CLAIM_OPTIONS}, line=line)
     rule_id = r.value(body, "id", str, key)
     if not RULE_ID.fullmatch(rule_id):
         r.fail(body, "id", f"{key}.id: expected lower case letters, digits and dashes, got {rule_id!r}")
@@ -247,8 +279,9 @@ def _rule(r: Reader, rules: Any, i: int, facts: dict[str, FactSpec], root: Path)
         r.fail(body, "direction", f"{key}.direction: `{claim.key}` checks {only} only")
     written, docs = _expand(r, body, "doc", key, root)
     why = r.value(body, "why", str, key, default="")
+    folded = r.choice(body, "case", CASES, key, default="sensitive") == "insensitive"
     return tuple(Rule(id=rule_id, facts=names, doc=doc, claim=claim, direction=direction, line=line,
-                      why=why, doc_pattern=written) for doc in docs)
+                      why=why, doc_pattern=written, case_insensitive=folded) for doc in docs)
 
 
 def _fact_names(r: Reader, body: Any, key: str, claim: ClaimForm) -> tuple[str, ...]:

@@ -38,16 +38,25 @@ class Constants:
 
 @dataclass(frozen=True)
 class Constant:
-    """A scalar: the evaluated value of the constant (Go const, Python module assignment) ``name``."""
+    """A scalar: the evaluated value of the constant (Go const or var, Python module or
+    class assignment) ``name``; with ``keys``, the value at that key path inside the
+    dict/map or keyed composite literal bound to it (``default_config["installer"]["parallel"]``)."""
 
     name: str
+    keys: tuple[str | int, ...] = ()
     scalar = True
+
+    @property
+    def written(self) -> str:
+        """The selector as the config wrote it."""
+        return self.name + "".join(f"[{k!r}]" if isinstance(k, str) else f"[{k}]" for k in self.keys)
 
 
 @dataclass(frozen=True)
 class StringMethod:
     """A set: the strings returned by the cases of ``func (T) String() string`` (Go) or
-    ``T.__str__`` (Python); the default case is excluded."""
+    ``T.__str__`` (Python); the default case, and a case that returns no literal (the
+    sentinel ``case lastState: return fmt.Sprintf(...)``), are left out."""
 
     type: str
     scalar = False
@@ -60,6 +69,7 @@ class MapKeys:
 
     name: str
     resolve: bool = False
+    within: str | None = None  # a function or method (``Type.method``) the literal is bound inside
     scalar = False
 
 
@@ -81,6 +91,18 @@ class Call:
 
 
 @dataclass(frozen=True)
+class Calls:
+    """A set: literal argument ``arg`` of every call of ``function`` (matched as for
+    ``Call``), optionally only inside ``within`` and where the ``where`` arguments match."""
+
+    function: str
+    arg: int = 0
+    within: str | None = None
+    where: tuple[tuple[int, str], ...] = ()
+    scalar = False
+
+
+@dataclass(frozen=True)
 class Pattern:
     """The regex fallback for any text file: the first group of every match
     (a set), or of the single match when ``scalar``."""
@@ -89,7 +111,7 @@ class Pattern:
     scalar: bool = False
 
 
-Selector = Union[Constants, Constant, StringMethod, MapKeys, Call, Pattern]
+Selector = Union[Constants, Constant, StringMethod, MapKeys, Call, Calls, Pattern]
 
 SELECTOR_KEYS: dict[str, type] = {
     "constants": Constants,
@@ -97,6 +119,7 @@ SELECTOR_KEYS: dict[str, type] = {
     "string_method": StringMethod,
     "map_keys": MapKeys,
     "call": Call,
+    "calls": Calls,
     "pattern": Pattern,
 }
 """The registry of fact selectors, by config key."""

@@ -17,7 +17,7 @@ from driftguard.config.specs import ClaimForm, MentionsClaim, PhraseClaim, Secti
 from driftguard.documents.model import Cell, Document, Row, Section, Table, fold_key
 from driftguard.model import AmbiguousClaim, Claim, ClaimNotFound, Item, Location, PatternError, Value
 from driftguard.quantities import QUANTITY_PATTERN, read_value
-from driftguard.user_regex import Compiled, compile_user_regex, search_each
+from driftguard.user_regex import Compiled, compile_user_regex, group_each
 
 T = TypeVar("T")
 
@@ -138,10 +138,14 @@ def _section_claim(doc: Document, form: SectionClaim) -> Claim:
     else:
         pattern = _compile(doc, form.code_spans) if form.code_spans else None
         spans = _within(doc.code_spans, section, lambda c: c.span[0])
-        if pattern is not None:  # one bounded batch for the whole section
-            keep = search_each(pattern, [c.text for c in spans], where)
-            spans = [c for c, kept in zip(spans, keep) if kept]
-        items = [Item(Value.string(c.text), Location(doc.path, c.line), c.span) for c in spans]
+        found = group_each(pattern, [c.text for c in spans], where) if pattern else [None] * len(spans)
+        items = []  # with a (group), the claim is group 1: `--short (-s)` -> short
+        for code, part in zip(spans, found):
+            if pattern is not None and part is None:
+                continue
+            start, end = part or (0, len(code.text))
+            items.append(Item(Value.string(code.text[start:end]), Location(doc.path, code.line),
+                              (code.span[0] + start, code.span[0] + end)))
         what = f"code spans matching '{form.code_spans}'" if pattern else "code spans"
     if not items:
         raise ClaimNotFound(_gone(f"section '{section.title}' has no {what}"), where)

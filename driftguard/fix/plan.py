@@ -17,6 +17,7 @@ from driftguard.config.loader import Config, Rule
 from driftguard.config.specs import PhraseClaim, TableClaim
 from driftguard.documents.reader import parse_document
 from driftguard.fix.edits import EditRefused, Splice, row_splice, value_splice
+from driftguard.judging.compare import looks_like_ratio
 from driftguard.judging.engine import Engine
 from driftguard.judging.result import Result, RuleResult
 from driftguard.model import (
@@ -183,8 +184,11 @@ def _rewrite(rule: Rule, text: str, finding: Finding, item: Item, code: Item) ->
     old, new = item.value, code.value
     if item.span is None:
         raise EditRefused("the claim reader recorded no place for the stated value")
-    if new.kind not in (Kind.NUMBER, Kind.DURATION):
+    if new.kind not in (Kind.NUMBER, Kind.DURATION, Kind.BYTES, Kind.BOOL):
         raise EditRefused(f"the code's value `{new.canonical}` is not a quantity")
+    if looks_like_ratio(new, old):
+        raise EditRefused(f"the code's {new.canonical} may be a ratio of {old.canonical}%; give the fact "
+                          "`unit: ratio` (or `unit: percent`) and run fix again")
     if old.kind is not new.kind:
         raise EditRefused(f"the document states a {old.kind.value} ('{old.text}') where the code has a "
                           f"{new.kind.value}; fix it by hand")

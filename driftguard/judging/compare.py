@@ -31,46 +31,64 @@ def describe_claim(rule: Rule) -> str:
 
 
 def compare_set(rule: Rule, facts: list[Fact], claim: Claim) -> list[Finding]:
-    code = _by_key(item for fact in facts for item in fact.items)
-    doc = _by_key(claim.items)
+    """Members missing on either side; with ``case: insensitive`` members compare case-folded."""
+    fold = rule.case_insensitive
+    code = _by_key((item for fact in facts for item in fact.items), fold)
+    doc = _by_key(claim.items, fold)
     where = describe_claim(rule)
     names = ", ".join(rule.facts)
     findings = []
     if rule.direction in (Direction.BOTH, Direction.CODE_TO_DOC):
+        near = _by_key(claim.items, True)
         for key, item in code.items():
             if key not in doc:
+                shown = item.value.canonical
                 findings.append(Finding(
                     MISSING_IN_DOC, rule.id,
-                    f"`{key}` is declared in code but missing from {where}",
-                    value=key, doc=claim.location, source=item.location,
+                    f"`{shown}` is declared in code but missing from {where}{_case_hint(shown, near, 'document')}",
+                    value=shown, doc=claim.location, source=item.location,
                 ))
     if rule.direction in (Direction.BOTH, Direction.DOC_TO_CODE):
         anchor = facts[0].location if facts else None
+        near = _by_key((item for fact in facts for item in fact.items), True)
         for key, item in doc.items():
             if key not in code:
+                shown = item.value.canonical
                 findings.append(Finding(
                     MISSING_IN_CODE, rule.id,
-                    f"`{key}` is stated in {where} but not declared in code (facts: {names})",
-                    value=key, doc=item.location, source=anchor,
+                    f"`{shown}` is stated in {where} but not declared in code (facts: {names})"
+                    f"{_case_hint(shown, near, 'code')}",
+                    value=shown, doc=item.location, source=anchor,
                 ))
     return findings
 
 
-def _by_key(items: Iterable[Item]) -> dict[str, Item]:
-    """Items by canonical value, the first of equal values kept."""
+def _by_key(items: Iterable[Item], fold: bool = False) -> dict[str, Item]:
+    """Items by canonical value (case-folded with ``fold``), the first of equal values kept."""
     out: dict[str, Item] = {}
     for item in items:
-        out.setdefault(item.value.canonical, item)
+        key = item.value.canonical
+        out.setdefault(key.casefold() if fold else key, item)
     return out
 
 
+def _case_hint(shown: str, other: dict[str, Item], side: str) -> str:
+    """Both spellings, where the other side holds the member in another case only."""
+    twin = other.get(shown.casefold())
+    if twin is None or twin.value.canonical == shown:
+        return ""
+    return (f"; the {side} has `{twin.value.canonical}`, which differs in case only "
+            "(`case: insensitive` on the rule compares ignoring case)")
+
+
 def compare_scalar(rule: Rule, fact: Fact, claim: Claim) -> list[Finding]:
+    """Every occurrence of the claim against the fact's one value."""
     return [f for item in claim.items if (f := _mismatch(rule, fact, item, describe_claim(rule)))]
 
 
 def compare_rows(rule: Rule, facts: dict[str, Fact], claim: Claim) -> list[Finding]:
     assert isinstance(rule.claim, TableClaim)
-    by_label = {item.label.casefold(): item for item in claim.items}
+    by_label = {item.label.casefold(): item for item in claim.items}  # labels always compare case-folded
     findings = []
     for label, name in rule.claim.rows:
         item = by_label.get(label.casefold())
@@ -90,17 +108,39 @@ def compare_rows(rule: Rule, facts: dict[str, Fact], claim: Claim) -> list[Findi
 def _mismatch(rule: Rule, fact: Fact, item: Item, where: str) -> Finding | None:
     code_item = fact.items[0]
     stated, actual = item.value, code_item.value
-    if stated.same(actual):
+    if stated.same(actual) or rule.case_insensitive and _same_folded(stated, actual):
         return None
+    why = _kinds_differ(stated, actual) if stated.kind is not actual.kind else _advice(actual, stated)
     return Finding(
         VALUE_MISMATCH, rule.id,
         f"{where} says '{stated.text or stated.canonical}' ({_code_form(stated)}) but the code has "
-        f"`{actual.text or actual.canonical}` ({_code_form(actual)}){_advice(actual, stated)}",
+        f"`{actual.text or actual.canonical}` ({_code_form(actual)}){why}",
         value=stated.text or stated.canonical, doc=item.location, source=code_item.location,
     )
 
 
+def _same_folded(a: Value, b: Value) -> bool:
+    return a.kind is b.kind is Kind.STRING and str(a.data).casefold() == str(b.data).casefold()
+
+
+_KIND_NAMES = {Kind.NUMBER: "a bare number", Kind.DURATION: "a duration", Kind.BYTES: "a byte size",
+               Kind.BOOL: "a boolean", Kind.STRING: "text"}
+_UNIT_ADVICE = {Kind.DURATION: "seconds, minutes, ...", Kind.BYTES: "bytes"}
+
+
+def _kinds_differ(stated: Value, actual: Value) -> str:
+    """Why values of two kinds never match, and the fix where the code's number lacks a unit."""
+    said = f"; {_KIND_NAMES[stated.kind]} cannot equal {_KIND_NAMES[actual.kind]}"
+    if actual.kind is Kind.NUMBER and stated.kind in _UNIT_ADVICE:
+        said += f" (if the code's number is in {_UNIT_ADVICE[stated.kind]}, give the fact `unit:`)"
+    return said
+
+
 def _code_form(value: Value) -> str:
+    if value.kind is Kind.NUMBER and value.unit == "%":
+        return f"percent {value.canonical}%"
+    if value.kind is Kind.BYTES:
+        return value.canonical
     return f"{value.kind.value} {value.canonical}"
 
 
@@ -108,12 +148,21 @@ def _advice(actual: Value, stated: Value) -> str:
     """The code's value in the document's own words, where the kinds agree."""
     if actual.kind is not stated.kind or actual.kind is Kind.STRING:
         return ""
+    if looks_like_ratio(actual, stated):
+        return (f"; the code's {actual.canonical} may be a ratio of {stated.canonical}%: "
+                "give the fact `unit: ratio`")
     from driftguard.quantities import format_like
 
     try:
         return f"; the document should say '{format_like(actual, stated)}'"
     except ValueError:
         return ""
+
+
+def looks_like_ratio(actual: Value, stated: Value) -> bool:
+    """A fraction in code against a percent in the document: 0.9 against "90%"."""
+    return (stated.unit == "%" and actual.unit != "%" and isinstance(actual.data, float)
+            and 0 < abs(actual.data) <= 1 and not actual.data.is_integer())
 
 
 def error_finding(rule: Rule, exc: DriftguardError, fact: str | None = None) -> Finding:

@@ -21,6 +21,7 @@ from driftguard.model import (
     MISSING_IN_CODE,
     AmbiguousFact,
     Claim,
+    ConfigError,
     DriftguardError,
     Fact,
     FactNotFound,
@@ -29,6 +30,7 @@ from driftguard.model import (
     Location,
     Status,
 )
+from driftguard.quantities import QuantityError, with_unit
 from driftguard.sources import load_reader, reader_name, unique_items
 
 if TYPE_CHECKING:
@@ -48,6 +50,10 @@ class Engine:
         return self.workspace.cached("fact", spec.name, lambda: self._extract(spec))
 
     def _extract(self, spec: FactSpec) -> Fact:
+        fact = self._extract_files(spec)
+        return _in_unit(spec, fact) if spec.unit else fact
+
+    def _extract_files(self, spec: FactSpec) -> Fact:
         """The fact over every file of ``spec``: a set is the union of what each file
         declares; a scalar must be found in exactly one. A file that cannot be read or
         parsed fails the fact; one that lacks the fact is left out unless all do."""
@@ -167,6 +173,19 @@ class Engine:
     def run(self, rules: Iterable[Rule] | None = None) -> Result:
         chosen = self.config.rules if rules is None else tuple(rules)
         return Result(self.config, tuple(self.judge(rule) for rule in chosen))
+
+
+def _in_unit(spec: FactSpec, fact: Fact) -> Fact:
+    """``fact`` with each bare number read in the spec's ``unit:``."""
+    assert spec.unit is not None
+    items = []
+    for item in fact.items:
+        try:
+            items.append(replace(item, value=with_unit(item.value, spec.unit)))
+        except QuantityError as exc:
+            raise ConfigError(f"{exc}; drop `unit:` from fact '{spec.name}' or select a number",
+                              item.location or fact.location) from None
+    return replace(fact, items=tuple(items))
 
 
 def _status(findings: list[Finding]) -> Status:

@@ -83,7 +83,8 @@ def add_code_span(text: str, rule: Rule, declared: Collection[str] = ()) -> Edit
     the section's ``code_spans`` regex keeps and neither the section nor ``declared`` (the
     canonical values the code declares) holds."""
     form, doc, section = _claimed_section(text, rule)
-    value = _fitting(form.code_spans, [c.text for c in doc.code_spans if section.contains(c.span[0])], declared)
+    value, claimed = _fitting(form.code_spans, [c.text for c in doc.code_spans if section.contains(c.span[0])],
+                              declared)
     nl, at = newline_of(text), section.body_start
     sentence = f"The selftest names `{value}` here."
     lead = nl if at and text[at - 1] not in "\r\n" else ""
@@ -93,22 +94,26 @@ def add_code_span(text: str, rule: Rule, declared: Collection[str] = ()) -> Edit
         trail = nl + nl
     new = text[:at] + lead + sentence + trail + text[at:]
     return Edit(new, f"added the sentence '{sentence}' to section '{section.title}'",
-                line_number(new, at + len(lead)), (value,))
+                line_number(new, at + len(lead)), (claimed,))
 
 
-def _fitting(regex: str | None, neighbours: list[str], declared: Collection[str] = ()) -> str:
+def _fitting(regex: str | None, neighbours: list[str], declared: Collection[str] = ()) -> tuple[str, str]:
     """The first new value ``regex`` keeps: ours first, then ones shaped like the spans it
     keeps already (``DG104`` -> ``DG999``, ``DG105``), then strings the regex itself can
-    match (``^(GET|PUT)$`` -> ``PUT``)."""
-    avoid = {*neighbours, *declared}
+    match (``^(GET|PUT)$`` -> ``PUT``). Returns the span's text and what the claim reads
+    of it (group 1 where the regex has a group)."""
+    avoid = {v.casefold() for v in (*neighbours, *declared)}  # a rule may compare ignoring case
     if regex is None:
-        return next((c for c in CANDIDATES if c not in avoid), SELFTEST)
+        plain = next((c for c in CANDIDATES if c.casefold() not in avoid), SELFTEST)
+        return plain, plain
     pattern = compile_user_regex(regex, Location(""))
     kept = [n for n in neighbours if pattern.search(n)]
     pool = (*CANDIDATES, *derived(kept), *(v for n in reversed(kept) for v in variants(n)), *examples(regex))
     for candidate in dict.fromkeys(pool):
-        if candidate not in avoid and _writable(candidate) and pattern.search(candidate):
-            return candidate
+        found = pattern.search(candidate) if _writable(candidate) else None
+        claimed = (found.group(1) if pattern.groups else candidate) if found else None
+        if claimed and candidate.casefold() not in avoid and claimed.casefold() not in avoid:
+            return candidate, claimed
     raise NotApplicable(f"no new value the selftest can write in a code span matches /{regex}/ (tried "
                         f"{', '.join(CANDIDATES)}, values shaped like the section's spans and strings the "
                         "regex matches: each is already in the section or declared in code)")
@@ -152,7 +157,7 @@ def change_value(text: str, item: Item) -> Edit:
         raise CannotApply("the claim reader recorded no span for the stated value")
     start, end = item.span
     old = item.value
-    if old.kind in (Kind.NUMBER, Kind.DURATION):
+    if old.kind in (Kind.NUMBER, Kind.DURATION, Kind.BYTES, Kind.BOOL):
         new_value = bumped(old)
         try:
             written = format_like(new_value, old)

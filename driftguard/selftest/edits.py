@@ -112,9 +112,17 @@ def new_name(base: str, taken: set[str] | str, regex: str | None = None) -> str:
 
 
 def bumped(value: Value) -> Value:
-    """A different amount: numbers + 1, durations doubled (a minute when zero)."""
+    """A different amount: numbers + 1, durations and byte sizes doubled (a minute or
+    a KiB when zero), booleans flipped."""
+    if value.kind is Kind.BOOL:
+        return Value(Kind.BOOL, not value.data)
+    if value.kind is Kind.BYTES:
+        size = value.data
+        assert isinstance(size, (int, float))
+        return Value(Kind.BYTES, size * 2 if size else 1024)
     if value.kind is Kind.NUMBER:
-        return Value(Kind.NUMBER, float(value.data) + 1)
+        n = value.data
+        return Value(Kind.NUMBER, n + 1 if isinstance(n, int) and not isinstance(n, bool) else float(n) + 1)
     if value.kind is Kind.DURATION:
         seconds = float(value.data)
         return Value(Kind.DURATION, seconds * 2 if seconds else 60.0)
