@@ -256,6 +256,7 @@ def cmd_facts(args: argparse.Namespace) -> int:
         for item in fact.items:
             text = f"  [{item.value.text}]" if item.value.text and item.value.text != item.value.canonical else ""
             lines.append(f"  {item.location}: {item.value.canonical}{text}")
+        lines += [f"  note: {note}" for note in engine.left_out(spec)]
     _emit(args, "\n".join(lines) + "\n")
     return code
 

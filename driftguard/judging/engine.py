@@ -170,6 +170,22 @@ class Engine:
             fallback = fallback or found
         return cast("tuple[Location, str] | None", fallback)
 
+    def left_out(self, spec: FactSpec) -> list[str]:
+        """What the readers saw and left out of ``spec``'s fact (a ``String`` case that
+        returns no literal), one line each, ``path: what``; parsed only when asked."""
+        notes = []
+        for file in spec.files:
+            module = reader_name(file, spec.selector)
+            skipped = getattr(load_reader(module), "skipped", None)
+            if skipped is None:
+                continue
+            try:
+                tree = self._tree(module, file)
+            except DriftguardError:
+                continue
+            notes += [f"{file}: {note}" for note in skipped(tree, spec.selector, file)]
+        return notes
+
     def run(self, rules: Iterable[Rule] | None = None) -> Result:
         chosen = self.config.rules if rules is None else tuple(rules)
         return Result(self.config, tuple(self.judge(rule) for rule in chosen))

@@ -3,24 +3,36 @@
 New members are written with libcst, so the file stays valid: an Enum member
 or a module constant is a copy of the last member's statement with a new name
 and value, inserted after it; a dict gains an entry after its last one (and,
-for a name key, the constant it names). Scalars change the first number
-literal of their expression, located with ``ast`` (``timedelta(minutes=10)``
--> ``timedelta(minutes=11)``), following a named constant to its definition.
+for a name key, the constant it names, at the top level); a ``calls`` set gains
+a copy of its last call with a new literal argument, next to it. Scalars change
+the first number literal of their expression, located with ``ast``
+(``timedelta(minutes=10)`` -> ``timedelta(minutes=11)``), following a named
+constant to its definition; a boolean flips, a string changes, and so does the
+literal default of ``os.getenv`` / ``os.environ.get``.
 """
 
 from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import cast
 
 import libcst as cst
 
 from driftguard.config.loader import FactSpec
-from driftguard.config.specs import Constants, MapKeys, StringMethod
+from driftguard.config.specs import Calls, Constants, MapKeys, StringMethod
 from driftguard.model import Fact, Kind, Location, Value
-from driftguard.selftest.edits import SELFTEST, CannotApply, Edit, NotApplicable, last_line, line_starts, new_name
+from driftguard.selftest.edits import (
+    SELFTEST,
+    CannotApply,
+    Edit,
+    NotApplicable,
+    last_item,
+    last_line,
+    line_starts,
+    new_name,
+)
 
 
 class _Module:
@@ -87,9 +99,14 @@ def _renamed(statement: cst.SimpleStatementLine, name: str, value: cst.BaseExpre
 
 
 def _string(like: cst.SimpleString, value: str) -> cst.SimpleString:
-    m = re.match(r"([A-Za-z]*)('''|\"\"\"|'|\")", like.value)
-    prefix, quote = (m.group(1), m.group(2)) if m else ("", '"')
+    prefix, quote = _quotes(like.value)
     return cst.SimpleString(f"{prefix}{quote}{value}{quote}")
+
+
+def _quotes(spelling: str) -> tuple[str, str]:
+    """The prefix and quotes of a string literal's spelling."""
+    m = re.match(r"([A-Za-z]*)('''|\"\"\"|'|\")", spelling)
+    return (m.group(1), m.group(2)) if m else ("", '"')
 
 
 def _new_value(old: cst.BaseExpression | None, fact: Fact, name: str, old_name: str, names: bool,
@@ -130,6 +147,8 @@ def add_member(text: str, spec: FactSpec, fact: Fact) -> Edit:
         return _add_assignment(_Module(text), sel.type, None, names, fact)
     if isinstance(sel, MapKeys):
         return _add_key(_Module(text), sel, fact)
+    if isinstance(sel, Calls):
+        return _add_call(_Module(text), sel, fact)
     raise NotApplicable(f"a {type(sel).__name__} selector is not a set")
 
 
@@ -163,39 +182,94 @@ def _add_assignment(mod: _Module, klass_name: str | None, regex: str | None, nam
 
 
 def _add_key(mod: _Module, sel: MapKeys, fact: Fact) -> Edit:
-    line = last_line(fact)
-    index = mod.statement_at(mod.module.body, line)
-    owner: cst.CSTNode = mod.module
-    body: Sequence[cst.BaseStatement] = mod.module.body
-    klass = body[index] if index is not None else None
-    if isinstance(klass, cst.ClassDef) and isinstance(klass.body, cst.IndentedBlock):  # ``Class.NAME``
-        owner = klass.body
-        body = klass.body.body
-        index = mod.statement_at(body, line)
-    small = _small(body[index]) if index is not None else None
-    node = small.value if small is not None else None
-    if isinstance(node, cst.Call) and len(node.args) == 1:
-        node = node.args[0].value
-    if index is None or not isinstance(node, cst.Dict):
+    """An entry after the last one of the dict holding the last key read (anywhere)."""
+    line, column = _placed(fact)
+    node = next((d for d in _nodes(mod.module) if isinstance(d, cst.Dict) and any(
+        isinstance(e, cst.DictElement) and mod.tree.position(e.key) == (line, column) for e in d.elements)), None)
+    if node is None:
         raise CannotApply(f"no dict literal assigned at line {line}")
-    entries = [e for e in node.elements if isinstance(e, cst.DictElement)]
-    if not entries or not isinstance(node.elements[-1], cst.DictElement):
-        raise CannotApply(f"the dict at line {line} does not end with a plain entry")
     last = node.elements[-1]
+    if not isinstance(last, cst.DictElement):
+        raise CannotApply(f"the dict at line {line} does not end with a plain entry")
     key, expect, constant = _new_key(mod, last.key, sel.resolve)
-    elements = list(node.elements)
-    sep = elements[-2].comma if len(elements) > 1 else cst.MaybeSentinel.DEFAULT
+    added = last.with_changes(key=key, value=last.value.deep_clone())
+    new_dict = node.with_changes(elements=_insert_after(list(node.elements), len(node.elements) - 1, added))
+    module = cast(cst.Module, mod.module.deep_replace(node, new_dict))
+    what = f"added the entry `{cst.Module([]).code_for_node(key)}: ...`"
+    if constant is not None:  # the constant a name key refers to, before the statement holding the dict
+        index = mod.statement_at(mod.module.body, line) or 0
+        statement = cst.parse_statement(f"{constant} = \"{SELFTEST}\"\n")
+        module = module.with_changes(body=[*module.body[:index], statement, *module.body[index:]])
+        what += f" and `{constant} = \"{SELFTEST}\"`"
+    return Edit(module.code, what, line + 1, (expect,))
+
+
+def _add_call(mod: _Module, sel: Calls, fact: Fact) -> Edit:
+    """A copy of the last call read with a new argument ``sel.arg``, next in its list or block."""
+    from driftguard.sources.python.calls import positional
+
+    line, column = _placed(fact)
+    found = [(c, a) for c in mod.tree.all_calls() for a in positional(c)[sel.arg:sel.arg + 1]
+             if mod.tree.position(a.value) == (line, column)]
+    if not found:
+        raise CannotApply(f"no call of {sel.function} at line {line}")
+    call, arg = found[-1]
+    value, expect = _new_argument(arg.value, fact)
+    copy = call.with_changes(args=[a.with_changes(value=value) if a is arg else a for a in call.args])
+    what = f"added `{cst.Module([]).code_for_node(copy)}`"
+    for node in _nodes(mod.module):
+        if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
+            at = next((i for i, e in enumerate(node.elements) if e.value is call), None)
+            if at is not None:
+                elements = _insert_after(list(node.elements), at, node.elements[at].with_changes(value=copy))
+                return mod.edit(node, node.with_changes(elements=elements), what, line + 1, expect)
+        if isinstance(node, (cst.Module, cst.IndentedBlock)):
+            at = next((i for i, s in enumerate(node.body) if isinstance(s, cst.SimpleStatementLine)
+                       and len(s.body) == 1 and isinstance(s.body[0], cst.Expr) and s.body[0].value is call), None)
+            if at is not None:
+                statement = node.body[at].with_changes(body=[cst.Expr(copy)], leading_lines=[])
+                body = [*node.body[:at + 1], statement, *node.body[at + 1:]]
+                return mod.edit(node, node.with_changes(body=body), what, line + 1, expect)
+    raise CannotApply(f"the call at line {line} is neither an element of a list nor a statement of its own")
+
+
+def _new_argument(old: cst.BaseExpression, fact: Fact) -> tuple[cst.BaseExpression, str]:
+    """A literal like ``old`` no item has (``dry-run`` -> ``driftguard-selftest``), and its value."""
+    taken = {i.value.canonical for i in fact.items}
+    if isinstance(old, cst.SimpleString):
+        dashed = any("-" in t for t in taken) and not any("_" in t for t in taken)
+        base = SELFTEST.replace("_", "-") if dashed else SELFTEST
+        value = next(f"{base}{n}" for n in ("", *range(2, 100)) if f"{base}{n}" not in taken)
+        return _string(old, value), value
+    if isinstance(old, cst.Integer):
+        amount = int(max((float(i.value.data) for i in fact.items if i.value.kind is Kind.NUMBER), default=0)) + 1
+        return cst.Integer(str(amount)), Value(Kind.NUMBER, amount).canonical
+    raise NotApplicable("the calls' arguments are neither string nor integer literals; "
+                        "the selftest cannot write a new distinct one")
+
+
+def _insert_after(elements: list, at: int, added: cst.CSTNode) -> list:
+    """``elements`` of a literal with ``added`` after element ``at``, commas laid out like the neighbours'."""
+    current = elements[at]
+    if at + 1 < len(elements):
+        return [*elements[:at + 1], added.with_changes(comma=current.comma), *elements[at + 1:]]
+    sep = elements[at - 1].comma if at > 0 else cst.MaybeSentinel.DEFAULT
     if not isinstance(sep, cst.Comma):
         sep = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
-    added = last.with_changes(key=key, value=last.value.deep_clone(), comma=last.comma)
-    elements[-1:] = [last.with_changes(comma=sep), added]
-    new_statement = body[index].deep_replace(node, node.with_changes(elements=elements))
-    statements = [*body[:index], new_statement, *body[index + 1:]]
-    what = f"added the entry `{cst.Module([]).code_for_node(key)}: ...`"
-    if constant is not None:  # the constant a name key refers to, just before the dict
-        statements.insert(index, cst.parse_statement(f"{constant} = \"{SELFTEST}\"\n"))
-        what += f" and `{constant} = \"{SELFTEST}\"`"
-    return mod.edit(owner, owner.with_changes(body=statements), what, line + 1, expect)
+    return [*elements[:at], current.with_changes(comma=sep), added.with_changes(comma=current.comma)]
+
+
+def _placed(fact: Fact) -> tuple[int, int]:
+    """The (line, column) of the member read last in the source (``last_item`` keeps placed items only)."""
+    loc = cast(Location, last_item(fact).location)
+    return cast(int, loc.line), loc.column or 1
+
+
+def _nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """``node`` and every node inside it, outermost first."""
+    yield node
+    for child in node.children:
+        yield from _nodes(child)
 
 
 def _new_key(mod: _Module, like: cst.BaseExpression, resolve: bool) -> tuple[cst.BaseExpression, str, str | None]:
@@ -223,7 +297,40 @@ def change_scalar(text: str, spec: FactSpec, fact: Fact) -> Edit:
         raise CannotApply(f"the file is not valid Python: {exc.msg}") from None
     starts = line_starts(text)
     expr, owner = _expression_at(tree, text, starts, fact.items[0].location)
+    context = f"{owner} = {ast.unparse(expr)}" if owner else ast.unparse(expr)
+    literal = _env_default(expr) or expr
+    if isinstance(literal, ast.Constant) and type(literal.value) in (bool, str, int, float):
+        begin, end = _bounds(text, starts, literal)
+        return _replace(text, starts, literal, _changed(literal.value, text[begin:end]), context)
     return _bump(tree, text, starts, expr, {owner} if owner else set(), owner)
+
+
+_CONVERSIONS = ("int", "float", "str", "bool")
+_ENV_LOOKUPS = ("os.getenv", "getenv", "os.environ.get", "environ.get")
+
+
+def _env_default(expr: ast.expr) -> ast.expr | None:
+    """The default argument of ``os.getenv(NAME, DEFAULT)``, inside ``int(...)`` and the like, else None."""
+    while (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id in _CONVERSIONS
+           and len(expr.args) == 1):
+        expr = expr.args[0]
+    if not isinstance(expr, ast.Call) or ast.unparse(expr.func) not in _ENV_LOOKUPS:
+        return None
+    found = expr.args[1:2] or [k.value for k in expr.keywords if k.arg == "default"]
+    return found[0] if found else None
+
+
+def _changed(value: object, old: str) -> str:
+    """Another literal: a number + 1, a boolean flipped, a string changed in ``old``'s quotes."""
+    if isinstance(value, bool):
+        return repr(not value)
+    if isinstance(value, (int, float)):
+        return repr(value + 1)
+    text = str(value).strip()
+    kind = int if re.fullmatch(r"-?\d+", text) else float if re.fullmatch(r"-?\d*\.\d+", text) else None
+    new = repr(kind(text) + 1) if kind else SELFTEST
+    prefix, quote = _quotes(old)
+    return f"{prefix}{quote}{new}{quote}"
 
 
 def _char_col(text: str, starts: list[int], line: int, byte_col: int) -> int:
@@ -272,10 +379,15 @@ def _bump(tree: ast.Module, text: str, starts: list[int], expr: ast.expr, seen: 
     raise CannotApply(f"no number literal or module constant to change in `{context}`")
 
 
-def _replace(text: str, starts: list[int], node: ast.expr, new: str, context: str) -> Edit:
+def _bounds(text: str, starts: list[int], node: ast.expr) -> tuple[int, int]:
+    """The character offsets of ``node``'s source."""
     last, end_col = node.end_lineno or node.lineno, node.end_col_offset or 0
     begin = starts[node.lineno - 1] + _char_col(text, starts, node.lineno, node.col_offset)
-    end = starts[last - 1] + _char_col(text, starts, last, end_col)
+    return begin, starts[last - 1] + _char_col(text, starts, last, end_col)
+
+
+def _replace(text: str, starts: list[int], node: ast.expr, new: str, context: str) -> Edit:
+    begin, end = _bounds(text, starts, node)
     old = text[begin:end]
     changed = text[:begin] + new + text[end:]
     try:

@@ -2,8 +2,10 @@
 
 ``Evaluator`` turns the expressions documentation makes claims about into
 typed values: numbers, strings, booleans, ``+ - * / // % **``, names of other
-constants and ``timedelta(...)``. Everything else raises ``EvalError`` with the
-reason, so a fact is never guessed. Only ``driftguard.sources.python`` imports
+constants, ``timedelta(...)``, the default of ``os.getenv`` / ``os.environ.get``
+(what the code uses when the variable is unset) and the conversions
+``int() float() str() bool()`` of a value. Everything else raises ``EvalError``
+with the reason, so a fact is never guessed. Only ``driftguard.sources.python`` imports
 this module (it imports libcst).
 """
 
@@ -54,6 +56,9 @@ _OPERATORS: dict[type, tuple[str, Callable[[Any, Any], Any]]] = {
 }
 _BITWISE = ("<<", ">>", "|", "&", "^")
 
+_ENV_LOOKUPS = frozenset({"os.getenv", "getenv", "os.environ.get", "environ.get"})
+"""Environment lookups whose default argument is the value when the variable is unset."""
+
 N, D, S = Kind.NUMBER, Kind.DURATION, Kind.STRING
 _RESULT_KIND: dict[tuple[Kind, str, Kind], Kind] = {
     **{(N, op, N): N for op in ("+", "-", "*", "/", "//", "%", "**", *_BITWISE)},
@@ -69,6 +74,14 @@ _RESULT_KIND: dict[tuple[Kind, str, Kind], Kind] = {
     (D, "//", N): D,
 }
 """What an operator gives for each pair of operand kinds; absent pairs are refused."""
+
+_CONVERSIONS: dict[str, tuple[tuple[Kind, ...], Kind, Callable[[Any], Any]]] = {
+    "int": ((N, S), N, int),
+    "float": ((N, S), N, float),
+    "str": ((N, S, Kind.BOOL), S, str),
+    "bool": ((N, S, Kind.BOOL), Kind.BOOL, bool),
+}
+"""Conversion -> (the kinds it takes, the kind it gives, how Python computes it)."""
 
 
 def fold(text: str) -> str:
@@ -140,8 +153,8 @@ class Evaluator:
             return self._unary(node)
         if isinstance(node, cst.BinaryOperation):
             return self._binary(node)
-        if isinstance(node, cst.Call) and last_name(node.func) == "timedelta":
-            return self._timedelta(node)
+        if isinstance(node, cst.Call):
+            return self._call(node)
         raise EvalError(f"`{self.source(node)}` is not a constant expression")
 
     def _string(self, node: cst.SimpleString | cst.ConcatenatedString) -> Value:
@@ -188,6 +201,36 @@ class Evaluator:
         if kind is D and symbol == "//" and right.kind is N:
             result = math.floor(float(left.data) * 1e6 / float(right.data)) / 1e6
         return Value(kind, result if exact else float(result))
+
+    def _call(self, node: cst.Call) -> Value:
+        callee = dotted_name(node.func)
+        if last_name(node.func) == "timedelta":
+            return self._timedelta(node)
+        if callee in _ENV_LOOKUPS:
+            return self._eval(self._env_default(node))
+        if callee in _CONVERSIONS and len(node.args) == 1 and not node.args[0].keyword and not node.args[0].star:
+            return self._convert(callee, node)
+        raise EvalError(f"`{self.source(node)}` is not a constant expression")
+
+    def _env_default(self, node: cst.Call) -> cst.BaseExpression:
+        """The default of ``os.getenv(NAME, DEFAULT)``: the value when NAME is unset."""
+        positional = [a for a in node.args if a.keyword is None and not a.star]
+        named = [a for a in node.args if a.keyword is not None and a.keyword.value == "default"]
+        found = (positional[1:2] or named)[:1]
+        if not found or dotted_name(found[0].value) == "None":
+            raise EvalError(f"`{self.source(node)}` has no default: its value comes from the environment")
+        return found[0].value
+
+    def _convert(self, name: str, node: cst.Call) -> Value:
+        """``int("15")`` -> 15: a conversion the value survives, as Python computes it."""
+        inner = self._eval(node.args[0].value)
+        kinds, kind, apply = _CONVERSIONS[name]
+        if inner.kind not in kinds:
+            raise EvalError(f"`{self.source(node)}`: {name}() of a {inner.kind.value} is not supported")
+        data = apply(inner.data)
+        if isinstance(data, float) and not math.isfinite(data):
+            raise EvalError(f"`{self.source(node)}` is not a finite number")
+        return Value.string(data) if kind is S else Value(kind, data)
 
     def _timedelta(self, node: cst.Call) -> Value:
         total, seen = 0.0, set()

@@ -1,5 +1,8 @@
 """The Python source reader, on libcst: ``extract`` reads one selector from a
-``PyTree`` (``driftguard.sources.python.tree``, which ``parse`` builds)."""
+``PyTree`` (``driftguard.sources.python.tree``, which ``parse`` builds), and
+``skipped`` says what it left out (a ``__str__`` branch or a call whose value is
+no literal). ``call``/``calls`` live in ``calls``, key paths in ``keyed``, the
+lookups they share in ``lookups``."""
 
 from __future__ import annotations
 
@@ -9,18 +12,20 @@ from typing import Any
 
 import libcst as cst
 
-from driftguard.config.specs import Call, Constant, Constants, MapKeys, Pattern, Selector, StringMethod
-from driftguard.model import AmbiguousFact, FactNotFound, Item, Kind, Location, ParseError, Value
+from driftguard.config.specs import Call, Calls, Constant, Constants, MapKeys, Pattern, Selector, StringMethod
+from driftguard.model import DriftguardError, FactNotFound, Item, Kind, Location, ParseError, Value
 from driftguard.sources import unique_items
+from driftguard.sources.python import calls
 from driftguard.sources.python.evaluate import (
     Binding,
     EvalError,
     block_statements,
     class_bindings,
     dotted_name,
-    fold,
     last_name,
 )
+from driftguard.sources.python.keyed import keyed_constant, unwrapped
+from driftguard.sources.python.lookups import evaluate_binding, local_binding, one_binding, one_class
 from driftguard.sources.python.tree import PyTree, nested_blocks
 from driftguard.user_regex import Compiled, compile_user_regex, search_each
 
@@ -53,7 +58,7 @@ def _named(bindings: list[Binding], pattern: Compiled[str] | None, path: str) ->
 def _constants(tree: PyTree, sel: Constants) -> list[Item]:
     pattern = _regex(sel.name, tree.path) if sel.name else None
     if sel.type:
-        klass = _one_class(tree, sel.type)
+        klass = one_class(tree, sel.type)
         found = _named(list(_members(klass)), pattern, tree.path)
         what = f"class {sel.type} has no members" + (f" matching {sel.name!r}" if pattern else "")
     else:
@@ -72,16 +77,7 @@ def _member_item(tree: PyTree, binding: Binding, klass: cst.ClassDef | None) -> 
     if isinstance(binding.value, cst.Call) and last_name(binding.value.func) == "auto":
         raise FactNotFound(f"{where} is auto(): its value cannot be evaluated; use `values: names`",
                            Location(tree.path))
-    return Item(_evaluate(tree, binding, klass, where), tree.location(binding.target))
-
-
-def _evaluate(tree: PyTree, binding: Binding, klass: cst.ClassDef | None, where: str) -> Value:
-    try:
-        if binding.value is None:
-            raise EvalError("it is not a plain assignment")
-        return tree.names.evaluate(binding.value, klass)
-    except EvalError as exc:
-        raise FactNotFound(f"{where} cannot be evaluated: {exc}", Location(tree.path)) from None
+    return Item(evaluate_binding(tree, binding, klass, where), tree.location(binding.target))
 
 
 _NOT_MEMBERS = {"property", "staticmethod", "classmethod", "nonmember"}
@@ -105,20 +101,32 @@ def _members(klass: cst.ClassDef) -> list[Binding]:
 
 
 def _constant(tree: PyTree, sel: Constant) -> list[Item]:
-    binding, klass = _one_binding(tree, sel.name)
+    if sel.keys:
+        return keyed_constant(tree, sel)
+    binding, klass = one_binding(tree, sel.name)
     where = f"{sel.name} (line {tree.line(binding.target)})"
-    return [Item(_evaluate(tree, binding, klass, where), tree.location(binding.target))]
+    return [Item(evaluate_binding(tree, binding, klass, where), tree.location(binding.target))]
 
 
 def _string_method(tree: PyTree, sel: StringMethod) -> list[Item]:
-    klass = _one_class(tree, sel.type)
+    items, _ = _string_returns(tree, sel)
+    if not items:
+        raise FactNotFound(f"{sel.type}.__str__ returns no string literal", Location(tree.path))
+    return unique_items(items)
+
+
+def _string_returns(tree: PyTree, sel: StringMethod) -> tuple[list[Item], list[str]]:
+    """The strings ``T.__str__`` returns, and a note for each branch left out for
+    returning no string literal (a sentinel's f-string or call)."""
+    klass = one_class(tree, sel.type)
     methods = [s for s in block_statements(klass.body)
                if isinstance(s, cst.FunctionDef) and s.name.value == "__str__"]
     if not methods:
-        raise FactNotFound(f"class {sel.type} defines no __str__", Location(tree.path))
+        raise FactNotFound(f"class {sel.type} defines no __str__", tree.location(klass.name))
     returned: list[cst.BaseExpression] = []
     _returns(block_statements(methods[-1].body), returned)
     items: list[Item] = []
+    notes: list[str] = []
     for expr in returned:
         attribute = dotted_name(expr)
         if attribute in ("self.value", "self.name") and _is_enum(klass):
@@ -128,12 +136,31 @@ def _string_method(tree: PyTree, sel: StringMethod) -> list[Item]:
         try:
             value = tree.names.evaluate(expr, klass)
         except EvalError:
-            continue  # f-strings, calls: not a fixed name
-        if value.kind is Kind.STRING:
+            value = None
+        if value is not None and value.kind is Kind.STRING:
             items.append(Item(value, tree.location(expr)))
-    if not items:
-        raise FactNotFound(f"{sel.type}.__str__ returns no string literal", Location(tree.path))
-    return unique_items(items)
+        else:
+            what = "not a literal" if value is None else f"a {value.kind.value}, not a string"
+            notes.append(f"line {tree.line(expr)}: returns {_code(tree, expr)}, {what}; left out")
+    return items, notes
+
+
+def skipped(tree: PyTree, selector: Selector, path: str) -> list[str]:
+    """What ``extract`` saw and left out, one short note each (``line 31: returns
+    f"invalid {self.value}", not a literal; left out``); nothing where the selector
+    leaves nothing out or cannot be read."""
+    try:
+        if isinstance(selector, StringMethod):
+            return _string_returns(tree, selector)[1]
+        if isinstance(selector, Calls):
+            return calls.left_out(tree, selector)
+    except (DriftguardError, RecursionError):
+        return []
+    return []
+
+
+def _code(tree: PyTree, node: cst.CSTNode) -> str:
+    return " ".join(tree.module.code_for_node(node).split())
 
 
 def _returns(statements: Sequence[cst.CSTNode], out: list[cst.BaseExpression]) -> None:
@@ -172,10 +199,13 @@ def _is_enum(klass: cst.ClassDef) -> bool:
 
 
 def _map_keys(tree: PyTree, sel: MapKeys) -> list[Item]:
-    binding, _ = _one_binding(tree, sel.name)
+    """The keys of the dict bound to ``sel.name``, or with ``within`` of the one bound
+    inside that function or method (a local of a property)."""
+    binding = local_binding(tree, sel.within, sel.name) if sel.within else one_binding(tree, sel.name)[0]
     items = _dict_keys(tree, binding, sel.name, (), sel.resolve)
     if not items:
-        raise FactNotFound(f"{sel.name} is an empty dict", Location(tree.path))
+        where = f" inside {sel.within}" if sel.within else ""
+        raise FactNotFound(f"{sel.name}{where} is an empty dict", tree.location(binding.target))
     return unique_items(items)
 
 
@@ -184,8 +214,7 @@ def _dict_keys(
 ) -> list[Item]:
     """The keys of the dict bound to ``name``; ``**OTHER`` entries add OTHER's keys."""
     node, where = binding.value, f"{name} (line {tree.line(binding.target)})"
-    if isinstance(node, cst.Call) and len(node.args) == 1 and not node.args[0].keyword:
-        node = node.args[0].value  # MappingProxyType({...}), dict({...})
+    node = unwrapped(node) if node is not None else None  # MappingProxyType({...}), dict({...})
     if not isinstance(node, cst.Dict):
         raise FactNotFound(f"{where} is not a dict literal", Location(tree.path))
     items: list[Item] = []
@@ -195,79 +224,15 @@ def _dict_keys(
             if inner is None or inner in outer + (name,):
                 problem = "includes itself" if inner else "unpacks something that is not a name"
                 raise FactNotFound(f"{where} {problem}", Location(tree.path))
-            items += _dict_keys(tree, _one_binding(tree, inner)[0], inner, outer + (name,), resolve)
+            items += _dict_keys(tree, one_binding(tree, inner)[0], inner, outer + (name,), resolve)
         elif (isinstance(element, cst.DictElement) and isinstance(element.key, (cst.Name, cst.Attribute))
               and not resolve):
             items.append(Item(Value.string(last_name(element.key) or ""), tree.location(element.key)))
         elif isinstance(element, cst.DictElement):
             what = f"a key of {name} (line {tree.line(element.key)})"
-            value = _evaluate(tree, Binding(name, binding.target, element.key), None, what)
+            value = evaluate_binding(tree, Binding(name, binding.target, element.key), None, what)
             items.append(Item(value, tree.location(element.key)))
     return items
-
-
-def _call(tree: PyTree, sel: Call) -> list[Item]:
-    tail = sel.function.rsplit(".", 1)[-1]
-    calls = [c for c in tree.all_calls() if last_name(c.func) == tail
-             and (tail == sel.function or fold(tree.module.code_for_node(c.func)) == sel.function)]
-    if sel.within:
-        scopes = tree.functions(sel.within) or tree.classes(sel.within)
-        if not scopes:
-            raise FactNotFound(f"no function, method or class {sel.within}", Location(tree.path))
-        spans = [(tree.offset(f.body), tree.end_offset(f)) for f in scopes]
-        calls = [c for c in calls if any(a <= tree.offset(c) < b for a, b in spans)]
-    calls = [c for c in calls if _arguments_match(tree, c, sel)]
-    where = f"call of {sel.function}" + (f" in {sel.within}" if sel.within else "")
-    if not calls:
-        raise FactNotFound(f"no {where} with an argument {sel.arg} matches", Location(tree.path))
-    if len(calls) > 1:
-        raise _ambiguous(tree, f"{len(calls)} calls match the {where}", calls)
-    node = _positional(calls[0])[sel.arg].value
-    what = f"argument {sel.arg} of the {where} (line {tree.line(node)})"
-    return [Item(_evaluate(tree, Binding(sel.function, node, node), None, what), tree.location(node))]
-
-
-def _positional(call: cst.Call) -> list[cst.Arg]:
-    return [a for a in call.args if a.keyword is None and not a.star]
-
-
-def _arguments_match(tree: PyTree, call: cst.Call, sel: Call) -> bool:
-    args = _positional(call)
-    if len(args) <= sel.arg:
-        return False
-    code = tree.module.code_for_node
-    return all(n < len(args) and fold(code(args[n].value)) == fold(text) for n, text in sel.where)
-
-
-# -- shared lookups -----------------------------------------------------------
-
-
-def _one_class(tree: PyTree, name: str) -> cst.ClassDef:
-    found = tree.classes(name)
-    if not found:
-        raise FactNotFound(f"no class {name}", Location(tree.path))
-    if len(found) > 1:
-        raise _ambiguous(tree, f"{len(found)} classes are named {name}", [c.name for c in found])
-    return found[0]
-
-
-def _one_binding(tree: PyTree, name: str) -> tuple[Binding, cst.ClassDef | None]:
-    """The single assignment to ``name`` (``Class.NAME`` for a class attribute)."""
-    owner, _, attribute = name.rpartition(".")
-    klass = _one_class(tree, owner) if owner else None
-    scope = tree.names.scope(klass)
-    found = scope.get(attribute, [])
-    if not found:
-        where = f"class {owner}" if owner else "the module's top level"
-        raise FactNotFound(f"no assignment to {attribute} at {where}", Location(tree.path))
-    if len(found) > 1:
-        raise _ambiguous(tree, f"{name} is assigned {len(found)} times", [b.target for b in found])
-    return found[0], klass
-
-
-def _ambiguous(tree: PyTree, what: str, nodes: Sequence[cst.CSTNode]) -> AmbiguousFact:
-    lines = ", ".join(str(tree.line(n)) for n in nodes)
-    return AmbiguousFact(f"{what} (lines {lines})", tree.location(nodes[0]))
 
 
 def _regex(pattern: str, path: str) -> Compiled[str]:
@@ -279,5 +244,6 @@ _HANDLERS: dict[type, Callable[[PyTree, Any], list[Item]]] = {
     Constant: _constant,
     StringMethod: _string_method,
     MapKeys: _map_keys,
-    Call: _call,
+    Call: calls.call,
+    Calls: calls.calls,
 }
