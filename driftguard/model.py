@@ -193,6 +193,8 @@ _KIND_TABLE: dict[str, tuple[str, str, bool]] = {
     "claim-not-found": ("DG104", "the document no longer states it", False),
     "fact-not-found": ("DG105", "the source changed shape and this guard no longer reads it", False),
     "ambiguous": ("DG106", "a scalar selector matches more than one thing", False),
+    "unresolved-reference": ("DG107", "the document names a symbol or path the code no longer has", False),
+    "broken-link": ("DG108", "a relative link points at a file, heading or line that does not exist", False),
     "read-error": ("DG201", "a file could not be read", True),
     "parse-error": ("DG202", "a file could not be parsed", True),
     "config-error": ("DG203", "the configuration is invalid", True),
@@ -209,6 +211,8 @@ MISSING_IN_CODE = FINDING_KINDS["missing-in-code"]
 VALUE_MISMATCH = FINDING_KINDS["value-mismatch"]
 CLAIM_NOT_FOUND = FINDING_KINDS["claim-not-found"]
 FACT_NOT_FOUND = FINDING_KINDS["fact-not-found"]
+UNRESOLVED_REFERENCE = FINDING_KINDS["unresolved-reference"]
+BROKEN_LINK = FINDING_KINDS["broken-link"]
 """The drift kinds code compares against by identity (``finding.kind is VALUE_MISMATCH``)."""
 
 

@@ -20,6 +20,22 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
 
 
+def copy_repository(dest: Path) -> Path:
+    """This working tree's files (tracked and untracked, not ignored) copied to ``dest``:
+    what the own config's ``references`` and ``links`` rules resolve against."""
+    import shutil
+    import subprocess
+
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                            capture_output=True, check=True).stdout.decode().split("\0")
+    for rel in filter(None, listed):
+        source = ROOT / rel
+        if source.is_file() and not source.is_symlink():
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, dest / rel)
+    return dest
+
+
 def write_tree(base: Path, files: dict[str, str | bytes]) -> Path:
     for rel, content in files.items():
         path = base / rel

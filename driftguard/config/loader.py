@@ -27,6 +27,7 @@ from driftguard.config.specs import (
     Pattern,
     Selector,
     StringMethod,
+    Symbols,
     TableClaim,
 )
 from driftguard.model import ConfigError, Direction, Location
@@ -183,7 +184,7 @@ def _fact(r: Reader, facts: Any, name: str, root: Path) -> FactSpec:
     written, files = _expand(r, body, "file", key, root)
     unit = r.choice(body, "unit", tuple(FACT_UNITS), key, default=None)
     selector = _selector(r, body, chosen[0], key)
-    names = isinstance(selector, (StringMethod, MapKeys)) or getattr(selector, "values", "") == "names"
+    names = isinstance(selector, (StringMethod, MapKeys, Symbols)) or getattr(selector, "values", "") == "names"
     if unit is not None and names:
         r.fail(body, "unit", f"{key}.unit: `{chosen[0]}` yields names, which carry no unit")
     return FactSpec(name=name, file=written, selector=selector, line=line, files=files, unit=unit)
@@ -223,6 +224,10 @@ def _selector(r: Reader, body: Any, kind: str, key: str) -> Selector:
         return MapKeys(name=r.value(spec, "name", str, where),
                        resolve=r.value(spec, "resolve", bool, where, default=False),
                        within=r.value(spec, "within", str, where, default=None))
+    if kind == "symbols":
+        if r.value(body, kind, bool, key) is not True:
+            r.fail(body, kind, f"{key}.symbols: expected `symbols: true`")
+        return Symbols()
     if kind == "pattern":
         regex = r.regex(body, kind, key, groups=1)
         return Pattern(regex=regex, scalar=r.value(body, "scalar", bool, key, default=False))
@@ -285,6 +290,13 @@ def _rule(r: Reader, rules: Any, i: int, facts: dict[str, FactSpec], root: Path)
 
 
 def _fact_names(r: Reader, body: Any, key: str, claim: ClaimForm) -> tuple[str, ...]:
+    if claim.facts == "none":
+        for extra in ("fact", "facts"):
+            if extra in body:
+                r.fail(body, extra, f"{key}: a `{claim.key}` rule reads no fact; drop `{extra}`")
+        return ()
+    if claim.facts == "optional" and "fact" not in body and "facts" not in body:
+        return ()
     if isinstance(claim, TableClaim) and claim.labelled:
         if "fact" in body or "facts" in body:
             r.fail(body, "rows", f"{key}: a `rows` claim names its facts in `rows`; drop `fact`/`facts`")

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Union
 
 from driftguard.config.schema import Reader
-from driftguard.model import Direction
+from driftguard.model import Direction, PatternError
+from driftguard.user_regex import compile_user_regex
 
 _ANY_DIRECTION = frozenset(Direction)
 
@@ -103,6 +104,15 @@ class Calls:
 
 
 @dataclass(frozen=True)
+class Symbols:
+    """A set: every name the files define (functions, types, constants, variables,
+    ``Type.method``, fields and their tags, enum members), with the string literals
+    of those files as items labelled ``literal``."""
+
+    scalar = False
+
+
+@dataclass(frozen=True)
 class Pattern:
     """The regex fallback for any text file: the first group of every match
     (a set), or of the single match when ``scalar``."""
@@ -111,7 +121,7 @@ class Pattern:
     scalar: bool = False
 
 
-Selector = Union[Constants, Constant, StringMethod, MapKeys, Call, Calls, Pattern]
+Selector = Union[Constants, Constant, StringMethod, MapKeys, Call, Calls, Symbols, Pattern]
 
 SELECTOR_KEYS: dict[str, type] = {
     "constants": Constants,
@@ -120,6 +130,7 @@ SELECTOR_KEYS: dict[str, type] = {
     "map_keys": MapKeys,
     "call": Call,
     "calls": Calls,
+    "symbols": Symbols,
     "pattern": Pattern,
 }
 """The registry of fact selectors, by config key."""
@@ -142,6 +153,7 @@ class TableClaim:
     rows: tuple[tuple[str, str], ...] = ()
     section: str | None = None
 
+    facts: ClassVar[str] = "required"  # required | optional | none
     key: ClassVar[str] = "table"
     options: ClassVar[frozenset[str]] = frozenset({"table", "column", "rows", "section"})
     default_direction: ClassVar[Direction] = Direction.BOTH
@@ -177,6 +189,7 @@ class SectionClaim:
     scalar = False
     labelled = False
 
+    facts: ClassVar[str] = "required"
     key: ClassVar[str] = "section"
     options: ClassVar[frozenset[str]] = frozenset({"section", "code_spans", "list"})
     default_direction: ClassVar[Direction] = Direction.BOTH
@@ -203,6 +216,7 @@ class PhraseClaim:
     scalar = True
     labelled = False
 
+    facts: ClassVar[str] = "required"
     key: ClassVar[str] = "phrase"
     options: ClassVar[frozenset[str]] = frozenset({"phrase", "section"})
     default_direction: ClassVar[Direction] = Direction.BOTH
@@ -228,6 +242,7 @@ class MentionsClaim:
     scalar = False
     labelled = False
 
+    facts: ClassVar[str] = "required"
     key: ClassVar[str] = "mentions"
     options: ClassVar[frozenset[str]] = frozenset({"mentions", "section"})
     default_direction: ClassVar[Direction] = Direction.CODE_TO_DOC
@@ -243,13 +258,81 @@ class MentionsClaim:
         return f"section '{self.section}'" if self.section else "the document"
 
 
-ClaimForm = Union[TableClaim, SectionClaim, PhraseClaim, MentionsClaim]
+@dataclass(frozen=True)
+class ReferencesClaim:
+    """A set, doc-to-code: the code spans shaped as references (calls, dotted names,
+    identifiers, paths) outside code blocks, each of which must resolve."""
+
+    bare: bool = False  # also plain lower-case identifiers
+    ignore: tuple[str, ...] = ()  # regexes for spans left alone
+    repository: bool = True  # a name found anywhere in the repository outside the documents resolves
+    scalar = False
+    labelled = False
+
+    facts: ClassVar[str] = "optional"
+    key: ClassVar[str] = "references"
+    options: ClassVar[frozenset[str]] = frozenset({"references"})
+    default_direction: ClassVar[Direction] = Direction.DOC_TO_CODE
+    directions: ClassVar[frozenset[Direction]] = frozenset({Direction.DOC_TO_CODE})
+
+    @classmethod
+    def from_config(cls, r: Reader, body: Any, key: str) -> ReferencesClaim:
+        where = f"{key}.references"
+        raw = body["references"]
+        if raw is True:
+            return cls()
+        if not isinstance(raw, dict):
+            r.fail(body, "references", f"{where}: expected `references: true` or a mapping of bare, ignore, "
+                   "repository")
+        spec = r.mapping(raw, where, optional={"bare", "ignore", "repository"})
+        ignore = r.sequence(spec, "ignore", where) if "ignore" in spec else []
+        for i, pattern in enumerate(ignore):
+            if not isinstance(pattern, str):
+                r.fail(spec, "ignore", f"{where}.ignore[{i}]: expected a regular expression (text)")
+            try:
+                compile_user_regex(pattern, r.loc(spec, "ignore"))
+            except PatternError as exc:
+                r.fail(spec, "ignore", f"{where}.ignore[{i}]: {exc.message}")
+        return cls(bare=r.value(spec, "bare", bool, where, default=False), ignore=tuple(ignore),
+                   repository=r.value(spec, "repository", bool, where, default=True))
+
+    def describe(self) -> str:
+        return "the document's references"
+
+
+@dataclass(frozen=True)
+class LinksClaim:
+    """A set, doc-to-code, without a fact: every relative link, reference-style link and
+    image target (file, ``#heading`` anchor, ``#L10`` line) must exist."""
+
+    scalar = False
+    labelled = False
+
+    facts: ClassVar[str] = "none"
+    key: ClassVar[str] = "links"
+    options: ClassVar[frozenset[str]] = frozenset({"links"})
+    default_direction: ClassVar[Direction] = Direction.DOC_TO_CODE
+    directions: ClassVar[frozenset[Direction]] = frozenset({Direction.DOC_TO_CODE})
+
+    @classmethod
+    def from_config(cls, r: Reader, body: Any, key: str) -> LinksClaim:
+        if r.value(body, "links", bool, key) is not True:
+            r.fail(body, "links", f"{key}.links: expected `links: true`")
+        return cls()
+
+    def describe(self) -> str:
+        return "the document's links"
+
+
+ClaimForm = Union[TableClaim, SectionClaim, PhraseClaim, MentionsClaim, ReferencesClaim, LinksClaim]
 
 CLAIM_KEYS: dict[str, type[ClaimForm]] = {
     "table": TableClaim,
     "section": SectionClaim,
     "phrase": PhraseClaim,
     "mentions": MentionsClaim,
+    "references": ReferencesClaim,
+    "links": LinksClaim,
 }
 """The registry of claim forms, by the config key that names each."""
 

@@ -3,7 +3,9 @@
 markdown-it-py's inline tokens carry no positions, so ``walk_inline`` aligns
 them with the inline content they came from, moving one cursor forward only
 (linear in the content, whatever the markup). ``OffsetMap`` keeps the result
-as runs: a stretch of derived text that maps one-to-one onto the source.
+as runs: a stretch of derived text that maps one-to-one onto the source. The
+same pass places each link and image markdown-it found (``LinkAt``), which
+``documents.links`` reads the target of.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from markdown_it.token import Token
 
@@ -21,6 +24,19 @@ _WINDOW = 16  # how far ahead a stray markup character is looked for
 _REACH = 256  # how far ahead the source of a structural token is looked for
 _BREAK = re.compile(r"\\?[ \t]*\n[ \t]*")  # a line break with the spaces markdown-it drops
 _MAX_DESTINATION = 4096
+
+
+@dataclass(frozen=True)
+class LinkAt:
+    """A link or image token placed in the inline content: ``src[text:close]`` is its
+    text (or alt text), ``src[close]`` the ``]``, and ``src[close + 1:end]`` what
+    follows it, the ``(destination)`` or ``[label]`` (empty for ``[ref]``)."""
+
+    href: str  # the token's normalised ``href`` (``src`` for an image)
+    image: bool
+    text: int
+    close: int
+    end: int
 
 
 def push_run(runs: list[Run], at: int, src: int, length: int) -> None:
@@ -114,12 +130,16 @@ def fold(text: str) -> tuple[str, list[Run] | None]:
     return "".join(parts), runs
 
 
-def walk_inline(children: Sequence[Token], src: str) -> tuple[str, list[Run], list[tuple[str, int]]]:
+Walked = tuple[str, list[Run], list[tuple[str, int]], list[LinkAt]]
+
+
+def walk_inline(children: Sequence[Token], src: str) -> Walked:
     """Plain text of inline ``children`` aligned with ``src`` (the inline content).
 
     Returns the plain text (code spans keep their content, emphasis, links and
     image alt text reduced to text, HTML dropped, line breaks as ``\\n``), runs
-    from it into ``src``, and each code span's text with its offset in ``src``.
+    from it into ``src``, each code span's text with its offset in ``src``, and
+    each link and image but autolinks, placed in ``src``.
     """
     walker = _Walker(src)
     todo: list[Token | None] = list(reversed(children))
@@ -129,11 +149,12 @@ def walk_inline(children: Sequence[Token], src: str) -> tuple[str, list[Run], li
             walker.close_link()
         elif tok.type == "image":
             walker.skip("![")
+            walker.open_link(tok, image=True)
             todo.append(None)
             todo.extend(reversed(tok.children or []))
         else:
             walker.token(tok)
-    return "".join(walker.parts), walker.runs, walker.codes
+    return "".join(walker.parts), walker.runs, walker.codes, walker.links
 
 
 class _Walker:
@@ -144,6 +165,8 @@ class _Walker:
         self.size = 0
         self.runs: list[Run] = []
         self.codes: list[tuple[str, int]] = []
+        self.links: list[LinkAt] = []
+        self.open_links: list[tuple[Token, bool, int]] = []  # (token, is an image, where its text starts)
 
     def emit(self, text: str, at: int) -> None:
         push_run(self.runs, self.size, at, len(text))
@@ -167,8 +190,11 @@ class _Walker:
             self.code(tok.content, tok.markup or "`")
         elif kind in ("softbreak", "hardbreak"):
             self.newline()
+        elif kind == "link_open" and tok.markup == "autolink":
+            self.skip("<")
         elif kind == "link_open":
-            self.skip("<" if tok.markup == "autolink" else "[")
+            self.skip("[")
+            self.open_link(tok, image=False)
         elif kind == "link_close" and tok.markup == "autolink":
             self.skip(">", _REACH)
         elif kind == "link_close":
@@ -220,9 +246,14 @@ class _Walker:
         self.emit("\n", at)
         self.cursor = m.end() if m else at + 1
 
+    def open_link(self, tok: Token, image: bool) -> None:
+        self.open_links.append((tok, image, self.cursor))
+
     def close_link(self) -> None:
-        """Step over ``]`` and the destination ``(...)`` or reference ``[...]`` after it."""
+        """Step over ``]`` and the destination ``(...)`` or reference ``[...]`` after it,
+        and place the link it closes."""
         src = self.src
+        opened = self.open_links.pop() if self.open_links else None
         at = self.find("]", self.cursor)
         if at < 0:
             return
@@ -232,6 +263,10 @@ class _Walker:
         elif src.startswith("[", self.cursor):
             end = self.find("]", self.cursor, _MAX_DESTINATION)
             self.cursor = end + 1 if end >= 0 else self.cursor
+        if opened is not None:
+            tok, image, text = opened
+            href = str(tok.attrs.get("src" if image else "href", ""))
+            self.links.append(LinkAt(href, image, text, at, self.cursor))
 
 
 def _destination_end(src: str, start: int) -> int:

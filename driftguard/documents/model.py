@@ -3,7 +3,9 @@
 Every part carries its 1-based ``line`` and its character ``span``
 ``[start, end)`` in the original text. Plain text (``Prose.text``) has inline
 markup removed and whitespace folded; ``Prose.doc_span`` leads any substring of
-it back to the document, so a fixer can rewrite a value in place.
+it back to the document, so a fixer can rewrite a value in place. ``Link``s
+are the relative links and images (``documents.links``), ``Anchor``s the
+fragments a link into the document may name (``documents.slugs``).
 """
 
 from __future__ import annotations
@@ -111,6 +113,46 @@ class Section:
 
 
 @dataclass(frozen=True)
+class Link:
+    """A relative link or image: ``[text](target)``, ``[text][ref]``, ``[ref]``, ``![alt](target)``.
+
+    ``target`` is the destination as written (escapes and percent-encoding kept,
+    without the ``<>`` of ``<a b.md>``); ``destination`` is what it points at
+    (escapes and entities resolved, percent-encoding kept). ``line`` is the line
+    the link starts on; ``span`` is the target's text in the document, in the
+    ``[ref]: target`` definition for a reference link (None when it cannot be
+    placed). ``reference`` is the label of a reference link, "" for an inline one.
+    """
+
+    target: str
+    destination: str
+    line: int
+    span: tuple[int, int] | None
+    image: bool = False
+    reference: str = ""
+
+    @property
+    def path(self) -> str:
+        """The path part of ``destination``: before any ``?query`` or ``#fragment``."""
+        return self.destination.split("#", 1)[0].split("?", 1)[0]
+
+    @property
+    def fragment(self) -> str | None:
+        """What follows the ``#``, still percent-encoded; None when there is no ``#``."""
+        return self.destination.split("#", 1)[1] if "#" in self.destination else None
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """A fragment a link into the document may name: a heading's GitHub slug
+    (``heading`` set) or an HTML ``<a name="x">`` / ``id="x"`` (``heading`` None)."""
+
+    name: str
+    line: int
+    heading: Heading | None = None
+
+
+@dataclass(frozen=True)
 class Document:
     path: str
     text: str
@@ -121,6 +163,8 @@ class Document:
     sentences: tuple[Sentence, ...]
     list_items: tuple[ListItem, ...]
     line_starts: tuple[int, ...] = field(repr=False, compare=False)
+    links: tuple[Link, ...] = ()
+    anchors: tuple[Anchor, ...] = ()
 
     def line_of(self, offset: int) -> int:
         return max(bisect_right(self.line_starts, offset), 1)
@@ -132,6 +176,15 @@ class Document:
 
     def location(self, line: int | None = None) -> Location:
         return Location(self.path, line)
+
+    def anchor(self, name: str) -> Anchor | None:
+        """The anchor ``name`` (already percent-decoded) names: exactly, else ignoring
+        case, as GitHub's page script also finds ``#Turn-Limits``."""
+        exact = next((a for a in self.anchors if a.name == name), None)
+        if exact is not None:
+            return exact
+        folded = name.casefold()
+        return next((a for a in self.anchors if a.name.casefold() == folded), None)
 
 
 def fold_key(text: str) -> str:

@@ -2,8 +2,10 @@
 
 markdown-it-py gives block tokens with line ranges; ``parse_document`` walks
 them in one flat pass (no recursion, so nesting depth never matters) and
-records headings, sections, tables, code spans, prose sentences and list items
-(see ``driftguard.documents.model``). Fenced and indented code is never read.
+records headings, sections, tables, code spans, prose sentences, list items,
+relative links (``driftguard.documents.links``) and heading anchors
+(``driftguard.documents.slugs``); see ``driftguard.documents.model``. Fenced and
+indented code is never read.
 Table cells are re-split from their source line (``driftguard.documents.table_rows``),
 so each cell's span is exact.
 """
@@ -14,15 +16,19 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 from markdown_it.token import Token
 
 from driftguard.documents.inline import OffsetMap, Run, fold, push_run, walk_inline
+from driftguard.documents.links import Definitions, html_anchors, read_links
 from driftguard.documents.model import (
+    Anchor,
     Cell,
     CodeSpan,
     Document,
     Heading,
+    Link,
     ListItem,
     Prose,
     Row,
@@ -32,12 +38,13 @@ from driftguard.documents.model import (
     fold_key,
 )
 from driftguard.documents.parser import block_tokens
+from driftguard.documents.slugs import Slugger
 from driftguard.documents.table_rows import TRIM, cell_runs
 from driftguard.model import Location, ParseError
 from driftguard.text import EOL, split_bom
 
 __all__ = [
-    "Cell", "CodeSpan", "Document", "Heading", "ListItem", "Prose", "Row", "Section",
+    "Anchor", "Cell", "CodeSpan", "Document", "Heading", "Link", "ListItem", "Prose", "Row", "Section",
     "Sentence", "Table", "fold_key", "parse_document",
 ]
 
@@ -49,7 +56,7 @@ def parse_document(path: str, text: str) -> Document:
     """Parse ``text`` (the document at repository-relative ``path``); ParseError if markdown-it fails."""
     builder = _Builder(path, text)
     try:
-        tokens = block_tokens(text[builder.bom:])
+        tokens = block_tokens(text[builder.bom:], builder.env)
     except Exception as exc:  # markdown-it on hostile input: report, never crash
         raise ParseError(f"the markdown could not be parsed: {exc}", Location(path)) from None
     return builder.build(tokens)
@@ -61,6 +68,12 @@ class _OpenItem:
     ordered: bool
     first: Prose | None = None  # its first paragraph
     codes: list[CodeSpan] = field(default_factory=list)
+
+
+class _Inline(NamedTuple):
+    prose: Prose
+    codes: list[CodeSpan]
+    plain: str  # the text as rendered, before folding: what a heading's slug is made of
 
 
 @dataclass
@@ -89,6 +102,11 @@ class _Builder:
         self.codes: list[CodeSpan] = []
         self.sentences: list[Sentence] = []
         self.items: list[ListItem] = []
+        self.env: dict[str, Any] = {}  # markdown-it's: the reference definitions
+        self.links: list[Link] = []
+        self.anchors: list[Anchor] = []
+        self.slugger = Slugger()
+        self._definitions: Definitions | None = None
 
     # -- lines ----------------------------------------------------------------
 
@@ -130,6 +148,8 @@ class _Builder:
             elif kind == "table_close" and table:
                 self._close_table(table)
                 table = None
+            elif kind == "html_block":
+                self._html(tok.content, (tok.map[0] + 1) if tok.map else 1)
             elif kind == "inline" and i:
                 parent = tokens[i - 1]
                 if parent.type == "paragraph_open":
@@ -146,6 +166,7 @@ class _Builder:
             sections=tuple(self._sections()), tables=tuple(self.tables),
             code_spans=tuple(self.codes), sentences=tuple(self.sentences),
             list_items=tuple(self.items), line_starts=tuple(self.starts),
+            links=tuple(self.links), anchors=tuple(self.anchors),
         )
 
     def _sections(self) -> list[Section]:
@@ -171,14 +192,20 @@ class _Builder:
     # -- blocks ---------------------------------------------------------------
 
     def _heading(self, tok: Token, level: int) -> None:
-        prose, codes = self._prose(tok, self._line_runs(tok))
+        prose, codes, plain = self._prose(tok, self._line_runs(tok))
         self.codes.extend(codes)
         line = (tok.map[0] + 1) if tok.map else prose.line
-        self.headings.append(Heading(prose.text, line, prose.span, prose.map, level=level))
+        heading = Heading(prose.text, line, prose.span, prose.map, level=level)
+        self.headings.append(heading)
         self.heading_ends.append(tok.map[1] if tok.map else line)
+        self.anchors.append(Anchor(self.slugger.slug(plain), line, heading))
+
+    def _html(self, html: str, line: int) -> None:
+        for name, at in html_anchors(html):
+            self.anchors.append(Anchor(name, line + html.count("\n", 0, at)))
 
     def _paragraph(self, tok: Token, item: _OpenItem | None) -> None:
-        prose, codes = self._prose(tok, self._line_runs(tok))
+        prose, codes, _ = self._prose(tok, self._line_runs(tok))
         self.codes.extend(codes)
         self.sentences.extend(_sentences(prose, self.line_of))
         if item is not None:  # a paragraph directly inside a list item
@@ -203,7 +230,7 @@ class _Builder:
         cells = []
         for (tok, _), runs in zip(row, cell_runs(self.line_text(index), [t.content for t, _ in row])):
             shifted = [(a, base + s, n) for a, s, n in runs]
-            prose, codes = self._prose(tok, shifted, line=index + 1)
+            prose, codes, _ = self._prose(tok, shifted, line=index + 1)
             self.codes.extend(codes)
             cells.append(Cell(prose.text, index + 1, prose.span, prose.map, codes=tuple(codes)))
         if row[0][1]:
@@ -235,11 +262,19 @@ class _Builder:
             offset += len(piece) + 1
         return runs
 
-    def _prose(self, tok: Token, runs: list[Run], line: int = 0) -> tuple[Prose, list[CodeSpan]]:
-        """The folded plain text of an inline token, and its code spans, mapped to the document."""
+    def _prose(self, tok: Token, runs: list[Run], line: int = 0) -> _Inline:
+        """The folded plain text of an inline token, and its code spans, mapped to the
+        document; its links and HTML anchors are recorded on the way."""
         base = runs[0][1] if runs else (self.starts[self.line_index(tok.map[0])] if tok.map else 0)
         content = OffsetMap(runs, base)
-        plain, plain_runs, code_at = walk_inline(tok.children or [], tok.content)
+        children = tok.children or []
+        plain, plain_runs, code_at, links_at = walk_inline(children, tok.content)
+        if links_at:
+            definitions = self.definitions()
+            self.links += read_links(links_at, tok.content, content, definitions, self.line_of)
+        for child in children:
+            if child.type == "html_inline":
+                self._html(child.content, line or ((tok.map[0] + 1) if tok.map else 1))
         text_map = plain_map = OffsetMap(content.compose(plain_runs), base)
         text, folded_runs = fold(plain)
         if folded_runs is not None:
@@ -250,7 +285,13 @@ class _Builder:
         for code, at in code_at:
             cspan = content.span(at, at + len(code))
             codes.append(CodeSpan(code, self.line_of(cspan[0]), cspan))
-        return prose, codes
+        return _Inline(prose, codes, plain)
+
+    def definitions(self) -> Definitions:
+        """The reference definitions, placed once per document on first use."""
+        if self._definitions is None:
+            self._definitions = Definitions(self.env, self.text, self.starts, self.ends)
+        return self._definitions
 
 
 def _locate(line: str, piece: str) -> tuple[int, int]:

@@ -9,8 +9,9 @@ findings are never fixed: the document may be right.
 
 from __future__ import annotations
 
+from driftguard.fix.changes import Change, Unfixed
 from driftguard.fix.edits import TODO
-from driftguard.fix.plan import MAY_BE_RIGHT, Change, DocPlan, FixPlan, Unfixed, plan_fixes
+from driftguard.fix.plan import MAY_BE_RIGHT, DocPlan, FixPlan, plan_fixes
 from driftguard.fix.write import DocOutcome, FixOutcome, apply_fixes, render_fix
 
 __all__ = [

@@ -116,20 +116,47 @@ def _keep_breaks(region: str, new: str) -> str:
 # -- rows ---------------------------------------------------------------------
 
 
-def row_splice(text: str, table: Table, column: int, values: Sequence[str]) -> tuple[Splice, list[list[str]]]:
-    """Rows for ``values`` after the table's last row, and the cells each row holds."""
+def row_splice(text: str, table: Table, column: int, values: Sequence[str],
+               after: int | None = -1) -> tuple[Splice, list[list[str]]]:
+    """Rows for ``values`` after the table's row ``after`` (an index into its rows; -1, the
+    default, is the last row, None puts them before the first row), and the cells each row
+    holds. The rows are laid out like the table's last row; the splice always begins with a
+    line break, after a whole line (the delimiter row when the rows go first)."""
     if not table.rows:
         raise EditRefused("the table has no rows to copy the shape of")
     last = table.rows[-1]
     line = text[last.span[0]:last.span[1]]
-    eol = _break_at(text, last.span[1]) or newline_of(text)
+    if after is None:
+        at, eol = _break_before(text, table.rows[0].span[0])
+    else:
+        at = table.rows[after].span[1]
+        eol = _break_at(text, at) or _break_at(text, last.span[1]) or newline_of(text)
     rows, shown = [], []
     for value in values:
         cells = [TODO] * len(table.header)
         cells[column] = value_cell(text, table, column, value)
         rows.append(layout_row(line, cells))
         shown.append(cells)
-    return Splice(last.span[1], last.span[1], "".join(eol + row for row in rows)), shown
+    return Splice(at, at, "".join(eol + row for row in rows)), shown
+
+
+def cell_problem(value: str) -> str | None:
+    """Why ``value`` cannot be written in a table cell so that every reader reads it back, or None:
+    a pipe would split the cell (its escape ``\\|`` is read differently inside a code span by
+    different markdown renderers), a line break would end the row, and whitespace at either end
+    is trimmed from a cell and, on both ends, from a code span."""
+    if "|" in value:
+        return f"the value {_shown(value)} holds a `|`, which would split the table cell"
+    if "\n" in value or "\r" in value:
+        return f"the value {_shown(value)} holds a line break, which would end the table row"
+    if value != value.strip():
+        return (f"the value {_shown(value)} begins or ends with whitespace, which markdown strips "
+                "from a table cell and a code span")
+    return None
+
+
+def _shown(value: str) -> str:
+    return repr(value) if "`" in value or value != value.strip() else f"`{value}`"
 
 
 def value_cell(text: str, table: Table, column: int, value: str) -> str:
@@ -185,3 +212,9 @@ def layout_row(line: str, cells: Sequence[str]) -> str:
 def _break_at(text: str, offset: int) -> str:
     m = EOL.match(text, offset)
     return m.group() if m else ""
+
+
+def _break_before(text: str, line_start: int) -> tuple[int, str]:
+    """Where the line break ending the line before ``line_start`` begins, and that break."""
+    size = 2 if text.endswith("\r\n", 0, line_start) else 1
+    return line_start - size, text[line_start - size:line_start]

@@ -2,8 +2,10 @@
 
 The engine judges the rules; each value-mismatch on a phrase or a labelled
 table row becomes a rewrite of exactly the stated quantity's span, and the
-missing-in-doc findings of a set table claim become new rows. Everything else
-is listed as ``Unfixed`` with the reason. Planning writes nothing.
+missing-in-doc findings of a set table claim become new rows, planned per table
+for every rule that reads it (``driftguard.fix.rows``). Changes that overlap are
+all dropped, with one reason naming the rules. Everything else is listed as
+``Unfixed`` with the reason. Planning writes nothing.
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ from dataclasses import dataclass, replace
 from driftguard import quantities
 from driftguard.config.loader import Config, Rule
 from driftguard.config.specs import PhraseClaim, TableClaim
-from driftguard.documents.reader import parse_document
-from driftguard.fix.edits import EditRefused, Splice, row_splice, value_splice
+from driftguard.fix.changes import Change, Unfixed
+from driftguard.fix.edits import EditRefused, cell_problem, value_splice
+from driftguard.fix.rows import plan_rows
 from driftguard.judging.compare import looks_like_ratio
 from driftguard.judging.engine import Engine
 from driftguard.judging.result import Result, RuleResult
@@ -35,25 +38,6 @@ from driftguard.model import (
 )
 
 MAY_BE_RIGHT = "not fixed (the document may be right)"
-
-
-@dataclass(frozen=True)
-class Change:
-    """One splice of one document, and the findings it fixes."""
-
-    rule: str
-    path: str
-    line: int
-    splice: Splice
-    what: str  # "'ten minutes' -> 'fifteen minutes'", "added the row ..."
-    findings: tuple[Finding, ...]
-    rows: tuple[tuple[str, ...], ...] = ()  # the cells of each added row
-
-
-@dataclass(frozen=True)
-class Unfixed:
-    finding: Finding
-    reason: str
 
 
 @dataclass(frozen=True)
@@ -81,19 +65,37 @@ def plan_fixes(config: Config, rules: Sequence[str] | None = None) -> FixPlan:
     engine = Engine(config)
     result = engine.run(chosen)
     changes: dict[str, list[Change]] = {}
+    wanted: dict[str, list[tuple[RuleResult, list[Finding]]]] = {}  # missing rows, by document
     unfixed: list[Unfixed] = []
     for judged in result.rules:
-        made, left = _rule_changes(engine, judged)
+        made, left, missing = _rule_changes(engine, judged)
         changes.setdefault(judged.rule.doc, []).extend(made)
         unfixed.extend(left)
+        if missing:
+            wanted.setdefault(judged.rule.doc, []).append((judged, missing))
     docs = []
     for path, made in changes.items():
+        if not made and path not in wanted:
+            continue
+        readers = tuple(engine.judge(rule) for rule in config.rules if rule.doc == path)
+        if path in wanted:
+            got, left = _rows(engine, path, wanted[path], readers)
+            made = made + got
+            unfixed.extend(left)
         kept, clashes = _without_clashes(made)
         unfixed.extend(clashes)
         if kept:
-            before = tuple(engine.judge(rule) for rule in config.rules if rule.doc == path)
-            docs.append(DocPlan(path, engine.workspace.read_text(path), tuple(kept), before))
+            docs.append(DocPlan(path, engine.workspace.read_text(path), tuple(kept), readers))
     return FixPlan(config, result, tuple(docs), tuple(unfixed))
+
+
+def _rows(engine: Engine, path: str, wanted: list[tuple[RuleResult, list[Finding]]],
+          readers: tuple[RuleResult, ...]) -> tuple[list[Change], list[Unfixed]]:
+    try:
+        doc = engine.document(path)
+    except DriftguardError as exc:
+        return [], [Unfixed(f, f"not fixable: {exc.message}") for _, missing in wanted for f in missing]
+    return plan_rows(path, engine.workspace.read_text(path), doc, wanted, readers)
 
 
 def _select(config: Config, ids: Sequence[str] | None) -> tuple[Rule, ...]:
@@ -108,23 +110,23 @@ def _select(config: Config, ids: Sequence[str] | None) -> tuple[Rule, ...]:
     return tuple(known[i] for i in dict.fromkeys(ids))
 
 
-def _rule_changes(engine: Engine, judged: RuleResult) -> tuple[list[Change], list[Unfixed]]:
+def _rule_changes(engine: Engine, judged: RuleResult) -> tuple[list[Change], list[Unfixed], list[Finding]]:
+    """The value changes of one rule, what it leaves unfixed, and its findings that want new rows."""
     rule, claim = judged.rule, judged.claim
     mismatches = [f for f in judged.findings if f.kind is VALUE_MISMATCH]
     missing = [f for f in judged.findings if f.kind is MISSING_IN_DOC]
     left = [Unfixed(f, _reason(f)) for f in judged.findings if f not in mismatches and f not in missing]
     made: list[Change] = []
     if claim is None:
-        return made, left + [Unfixed(f, "not fixable: the claim could not be read") for f in mismatches + missing]
+        return made, left + [Unfixed(f, "not fixable: the claim could not be read") for f in mismatches + missing], []
     if mismatches:
         got, bad = _value_changes(engine, judged, claim, mismatches)
         made += got
         left += bad
-    if missing:
-        got, bad = _row_changes(engine, rule, claim, missing)
-        made += got
-        left += bad
-    return made, left
+    if missing and (not isinstance(rule.claim, TableClaim) or rule.claim.rows):
+        left += [Unfixed(f, "not fixable: only a table claim gets new rows") for f in missing]
+        missing = []
+    return made, left, missing
 
 
 def _reason(finding: Finding) -> str:
@@ -196,6 +198,9 @@ def _rewrite(rule: Rule, text: str, finding: Finding, item: Item, code: Item) ->
         written = quantities.format_like(new, old).strip()
     except (quantities.QuantityError, ValueError) as exc:
         raise EditRefused(f"cannot write `{new.canonical}` like '{old.text}': {exc}") from None
+    problem = cell_problem(written) if isinstance(rule.claim, TableClaim) else None
+    if problem:
+        raise EditRefused(f"the row '{item.label}': {problem}")
     splice = value_splice(text, item.span, old.text, written)
     where = f" (row '{item.label}')" if item.label else ""
     line = item.location.line if item.location and item.location.line else 1
@@ -205,44 +210,28 @@ def _rewrite(rule: Rule, text: str, finding: Finding, item: Item, code: Item) ->
 # -- rows ---------------------------------------------------------------------
 
 
-def _row_changes(engine: Engine, rule: Rule, claim: Claim,
-                 findings: list[Finding]) -> tuple[list[Change], list[Unfixed]]:
-    form = rule.claim
-    if not isinstance(form, TableClaim) or form.rows:
-        return [], [Unfixed(f, "not fixable: only a table claim gets new rows") for f in findings]
-    text = engine.workspace.read_text(rule.doc)
-    try:
-        doc = parse_document(rule.doc, text)
-    except DriftguardError as exc:
-        return [], [Unfixed(f, f"not fixable: {exc.message}") for f in findings]
-    table = next((t for t in doc.tables if t.line == claim.location.line), None)
-    column = None if table is None else (table.column(form.column) if form.column else 0)
-    if table is None or column is None:
-        return [], [Unfixed(f, "not fixable: cannot find the table again") for f in findings]
-    usable = [f for f in findings if f.value]
-    try:
-        splice, rows = row_splice(text, table, column, [f.value or "" for f in usable])
-    except EditRefused as exc:
-        return [], [Unfixed(f, f"not fixable: {exc}") for f in findings]
-    shown = ", ".join(f"`{f.value}`" for f in usable)
-    what = f"added {'a row' if len(rows) == 1 else f'{len(rows)} rows'} for {shown} to the '{form.table}' table"
-    change = Change(rule.id, rule.doc, table.rows[-1].line + 1, splice, what, tuple(usable),
-                    tuple(tuple(r) for r in rows))
-    return [change], [Unfixed(f, "not fixable: the finding names no value") for f in findings if not f.value]
-
-
 def _without_clashes(changes: list[Change]) -> tuple[list[Change], list[Unfixed]]:
     """The changes sorted by place; the same splice twice is kept once, and changes that
-    overlap are all dropped."""
+    overlap are all dropped, each finding with one reason naming the rules involved."""
     merged: list[Change] = []
     for change in sorted(changes, key=lambda c: (c.splice.start, c.splice.end)):
         if merged and merged[-1].splice == change.splice:
             merged[-1] = replace(merged[-1], findings=merged[-1].findings + change.findings)
         else:
             merged.append(change)
-    clashing = {i for i, c in enumerate(merged) for j, d in enumerate(merged)
-                if i != j and c.splice.start < d.splice.end and d.splice.start < c.splice.end}
-    kept = [c for i, c in enumerate(merged) if i not in clashing]
-    reasons = [Unfixed(f, "not fixable: another fix rewrites the same text")
-               for i in sorted(clashing) for f in merged[i].findings]
+    partners: dict[int, set[str]] = {}
+    for i, c in enumerate(merged):
+        for j, d in enumerate(merged):
+            if i != j and c.splice.start < d.splice.end and d.splice.start < c.splice.end:
+                partners.setdefault(i, set()).update(f.rule for f in (*c.findings, *d.findings))
+    kept = [c for i, c in enumerate(merged) if i not in partners]
+    reasons = [Unfixed(f, _clash_reason(partners[i])) for i in sorted(partners) for f in merged[i].findings]
     return kept, reasons
+
+
+def _clash_reason(rules: set[str]) -> str:
+    if len(rules) == 1:
+        return f"not fixable: two fixes of rule '{next(iter(rules))}' rewrite the same text differently"
+    names = sorted(rules)
+    return (f"not fixable: rules {', '.join(repr(r) for r in names[:-1])} and '{names[-1]}' "
+            "rewrite the same text differently; fix it by hand")

@@ -20,7 +20,8 @@ from markdown_it.token import Token
 
 from driftguard.config.loader import Config
 from driftguard.documents.parser import block_tokens
-from driftguard.fix.plan import Change, DocPlan
+from driftguard.fix.changes import Change
+from driftguard.fix.plan import DocPlan
 from driftguard.judging.engine import Engine
 from driftguard.judging.workspace import Workspace
 from driftguard.model import Finding

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from glob import escape as glob_escape
 from pathlib import Path
 
-from driftguard.fix.plan import Change, DocPlan, FixPlan, Unfixed
+from driftguard.fix.changes import Change, Unfixed
+from driftguard.fix.plan import DocPlan, FixPlan
 from driftguard.fix.verify import Unsafe, apply_changes, verify
 from driftguard.judging.engine import Engine
 from driftguard.judging.result import Result
@@ -335,10 +336,9 @@ def render_fix(outcome: FixOutcome) -> str:
     lines: list[str] = []
     if outcome.dry_run:
         lines += [d.diff.rstrip("\n") for d in outcome.docs if d.diff and d.status == "would-write"]
-    verbs = {"written": "fixed", "would-write": "would fix", "refused": "not fixed", "failed": "not fixed"}
     for doc in outcome.docs:
         for change in doc.changes:
-            lines.append(f"{change.path}:{change.line}: {change.rule}: {verbs[doc.status]}: {change.what}")
+            lines.append(f"{change.path}:{change.line}: {change.rule}: {change.describe(doc.status, doc.reason)}")
         if doc.reason:
             lines.append(f"{doc.path}: {'error' if doc.status == 'failed' else 'refused'}: {doc.reason}")
     for left in outcome.unfixed:

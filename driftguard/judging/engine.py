@@ -14,13 +14,16 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, cast
 
 from driftguard.config.loader import Config, FactSpec, Rule
+from driftguard.config.specs import LinksClaim, ReferencesClaim
 from driftguard.judging.compare import compare_rows, compare_scalar, compare_set, error_finding
+from driftguard.judging.repository import Repository
 from driftguard.judging.result import Result, RuleResult
 from driftguard.judging.workspace import Workspace
 from driftguard.model import (
     MISSING_IN_CODE,
     AmbiguousFact,
     Claim,
+    ClaimNotFound,
     ConfigError,
     DriftguardError,
     Fact,
@@ -34,6 +37,7 @@ from driftguard.quantities import QuantityError, with_unit
 from driftguard.sources import load_reader, reader_name, unique_items
 
 if TYPE_CHECKING:
+    from driftguard.documents.model import Document
     from driftguard.judging.cache import FactCache
 
 
@@ -104,15 +108,19 @@ class Engine:
         ws = self.workspace
 
         def read() -> Claim:
-            from driftguard.documents.claims import read_claim  # markdown-it is imported only here
-            from driftguard.documents.reader import parse_document
+            from driftguard.documents.claims import read_claim
 
-            doc = ws.cached("doc", rule.doc, lambda: parse_document(rule.doc, ws.read_text(rule.doc)))
-            return read_claim(doc, rule.claim)
+            return read_claim(self.document(rule.doc), rule.claim)
 
         if self.cache is None:
             return read()
         return self.cache.claim(rule.doc, ws.read_text(rule.doc), rule.claim, read)
+
+    def document(self, path: str) -> Document:
+        from driftguard.documents.reader import parse_document  # markdown-it is imported only here
+
+        ws = self.workspace
+        return ws.cached("doc", path, lambda: parse_document(path, ws.read_text(path)))
 
     def judge(self, rule: Rule) -> RuleResult:
         facts: dict[str, Fact] = {}
@@ -122,6 +130,8 @@ class Engine:
                 facts[name] = self.fact(self.config.facts[name])
             except DriftguardError as exc:
                 problems.append(error_finding(rule, exc, fact=name))
+        if isinstance(rule.claim, (ReferencesClaim, LinksClaim)):
+            return self._judge_names(rule, facts, problems)
         claim: Claim | None = None
         try:
             claim = self.claim(rule)
@@ -139,6 +149,58 @@ class Engine:
         if any(f.kind is MISSING_IN_CODE for f in findings):
             findings = self._anchor(rule, facts, findings)
         return RuleResult(rule, _status(findings), tuple(findings), tuple(facts.values()), claim)
+
+    def _judge_names(self, rule: Rule, facts: dict[str, Fact], problems: list[Finding]) -> RuleResult:
+        """A ``references`` or ``links`` rule: every name or link of the document resolves."""
+        findings = list(problems)
+        claim: Claim | None = None
+        try:
+            if isinstance(rule.claim, LinksClaim):
+                from driftguard.judging.links import judge_links
+
+                claim, found = judge_links(rule, self.document(rule.doc), self.workspace)
+            else:
+                from driftguard.judging.references import judge_references, references_claim
+
+                top = self.repository().top
+                text = self.workspace.read_text(rule.doc)
+
+                def read() -> Claim:
+                    return references_claim(rule, self.document(rule.doc), top)
+
+                claim = read() if self.cache is None else self.cache.claim(rule.doc, text, (rule.claim, sorted(top)),
+                                                                           read)
+                found = [] if problems else judge_references(
+                    rule, text, claim, list(facts.values()), self.repository(), self._outside(rule),
+                    [f for name in rule.facts for f in self.config.facts[name].files],
+                    lambda file: self._names_in(rule, file))
+            if not claim.items and rule.doc == rule.doc_pattern:
+                raise ClaimNotFound(f"the document no longer states it: it holds no {rule.claim.key} to check",
+                                    Location(rule.doc))
+            findings += found
+        except DriftguardError as exc:
+            findings.append(error_finding(rule, exc))
+        return RuleResult(rule, _status(findings), tuple(findings), tuple(facts.values()), claim)
+
+    def repository(self) -> Repository:
+        """The repository's files and the names they hold, read once per run."""
+        return self.workspace.cached("repository", "", lambda: Repository(self.workspace.root,
+                                                                          self.config.max_file_size))
+
+    def _outside(self, rule: Rule) -> set[str]:
+        """The documents of ``rule`` (every one its ``doc:`` names) and the config."""
+        return {r.doc for r in self.config.rules if r.id == rule.id} | {self.config.display_path}
+
+    def _names_in(self, rule: Rule, file: str) -> set[str]:
+        names: set[str] = set()
+        for name in rule.facts:
+            spec = self.config.facts[name]
+            if file in spec.files:
+                try:
+                    names |= {str(i.value.data) for i in self._extract_file(spec, file) if i.label != "literal"}
+                except DriftguardError:
+                    continue
+        return names
 
     def _anchor(self, rule: Rule, facts: dict[str, Fact], findings: list[Finding]) -> list[Finding]:
         """``missing-in-code`` findings pointed at where the code declares the set."""

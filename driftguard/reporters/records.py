@@ -55,7 +55,19 @@ def result_record(result: Result, with_facts: bool = False) -> dict[str, Any]:
     if with_facts:
         for record, rr in zip(out["rules"], result.rules):
             record["facts"] = [fact_record(fact) for fact in rr.facts]
+            record["claims"] = claim_records(rr)
     return out
+
+
+def claim_records(rr: RuleResult) -> list[dict[str, Any]]:
+    """What the rule read from its document: each claimed value and its line."""
+    if rr.claim is None:
+        return []
+    return [
+        {"value": item.value.text or item.value.canonical,
+         "doc": (item.location or rr.claim.location).to_json()}
+        for item in rr.claim.items
+    ]
 
 
 def summary_line(result: Result) -> str:

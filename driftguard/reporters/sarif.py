@@ -53,6 +53,16 @@ _GUIDE: dict[str, tuple[str, str]] = {
         "A scalar selector matches more than one declaration.",
         "Make the selector specific enough to match exactly one declaration.",
     ),
+    "unresolved-reference": (
+        "The document names a function, type, constant or path that nothing in the code or the repository "
+        "defines any more.",
+        "Rename the reference to what the code now calls it (the message names the closest symbol and where "
+        "it is), or remove it; list a span the project wants left alone under `ignore`.",
+    ),
+    "broken-link": (
+        "A relative link points at a file, a heading anchor or a line range that does not exist.",
+        "Point the link at the file or heading that now holds the text, or remove it.",
+    ),
     "read-error": (
         "A file the rule needs could not be read.",
         "Check that the file exists inside the root, is UTF-8 text and is below the size limit.",

@@ -19,10 +19,19 @@ from functools import partial
 from types import ModuleType
 
 from driftguard.config.loader import Config, FactSpec, Rule
-from driftguard.config.specs import SectionClaim, TableClaim
-from driftguard.model import MISSING_IN_CODE, MISSING_IN_DOC, VALUE_MISMATCH, Direction, Fact, Item
+from driftguard.config.specs import LinksClaim, ReferencesClaim, SectionClaim, TableClaim
+from driftguard.model import (
+    BROKEN_LINK,
+    MISSING_IN_CODE,
+    MISSING_IN_DOC,
+    UNRESOLVED_REFERENCE,
+    VALUE_MISMATCH,
+    Direction,
+    Fact,
+    Item,
+)
 from driftguard.selftest import doc
-from driftguard.selftest.edits import CannotApply, Edit, Mutation
+from driftguard.selftest.edits import CannotApply, Edit, Mutation, NotApplicable
 from driftguard.sources import TEXT_READER, reader_name
 
 
@@ -30,6 +39,19 @@ def plan(rule: Rule, config: Config, facts: dict[str, Fact], claim_items: tuple[
          claim_line: int | None) -> list[Mutation]:
     """The mutations ``rule`` must catch, given what the clean tree yields for it."""
     out: list[Mutation] = []
+    if isinstance(rule.claim, LinksClaim):
+        try:
+            target = doc.heading_target(rule, claim_items)
+        except NotApplicable as exc:
+            if not claim_items:
+                return [Mutation("doc: linked heading renamed", "doc", BROKEN_LINK, rule.doc, _refuse(exc))]
+            return [Mutation("doc: link target renamed", "doc", BROKEN_LINK, rule.doc,
+                             partial(doc.rename_reference, items=claim_items))]
+        return [Mutation("doc: linked heading renamed", "doc", BROKEN_LINK, target,
+                         partial(doc.remove_heading, rule=rule, claim_items=claim_items, path=target))]
+    if isinstance(rule.claim, ReferencesClaim):
+        return [Mutation("doc: reference renamed", "doc", UNRESOLVED_REFERENCE, rule.doc,
+                         partial(doc.rename_reference, items=claim_items))]
     if rule.scalar:
         for name in rule.facts:
             spec, fact = _home(config.facts[name], facts.get(name))
@@ -56,6 +78,13 @@ def plan(rule: Rule, config: Config, facts: dict[str, Fact], claim_items: tuple[
             label, make = "doc: new code span", lambda text: doc.add_code_span(text, rule, declared)
         out.append(Mutation(label, "doc", MISSING_IN_CODE, rule.doc, make))
     return out
+
+
+def _refuse(exc: Exception) -> Callable[[str], Edit]:
+    def apply(text: str) -> Edit:
+        raise exc
+
+    return apply
 
 
 def _home(spec: FactSpec, fact: Fact | None) -> tuple[FactSpec, Fact | None]:

@@ -5,18 +5,22 @@ rewritten exactly where the claim reads it, in the document's own style
 (``format_like``), and an added row, code span or bullet copies the shape of
 its neighbours. A code span added to a section whose claim keeps only spans
 matching ``code_spans`` holds a value that regex accepts and the code does not
-declare, so the rule must report it missing in code. (Files read by a
-``pattern`` regex are mutated by ``driftguard.selftest.pattern``.)
+declare, so the rule must report it missing in code. A ``links`` rule is
+proved by renaming the heading one of its links names (``remove_heading``).
+(Files read by a ``pattern`` regex are mutated by ``driftguard.selftest.pattern``.)
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 
 from driftguard.config.loader import Rule
-from driftguard.config.specs import SectionClaim, TableClaim
-from driftguard.documents.reader import Document, Section, Table, parse_document
+from driftguard.config.specs import LinksClaim, SectionClaim, TableClaim
+from driftguard.documents.links import is_relative, resolve_path, split_target, target_of
+from driftguard.documents.reader import Document, Heading, Section, Table, parse_document
+from driftguard.documents.references import shape_of
 from driftguard.model import Item, Kind, Location
 from driftguard.quantities import QuantityError, format_like
 from driftguard.selftest.edits import (
@@ -32,7 +36,10 @@ from driftguard.selftest.edits import (
 from driftguard.selftest.samples import CANDIDATES, derived, examples, variants
 from driftguard.user_regex import compile_user_regex
 
-__all__ = ["CANDIDATES", "FILLER", "add_bullet", "add_code_span", "add_row", "change_value", "derived"]
+__all__ = [
+    "CANDIDATES", "FILLER", "add_bullet", "add_code_span", "add_row", "change_value", "derived", "heading_target",
+    "remove_heading",
+]
 
 FILLER = "selftest filler"
 
@@ -171,3 +178,102 @@ def change_value(text: str, item: Item) -> Edit:
     where = f" (row '{item.label}')" if item.label else ""
     shown = " ".join(text[start:end].split())
     return Edit(new, f"'{shown}' -> '{written}'{where}", line_number(text, start), expect)
+
+
+# -- documents: links ---------------------------------------------------------
+
+_MARKDOWN = (".md", ".markdown", ".mdown", ".mkd", ".mkdn")
+_LINE_FRAGMENT = re.compile(r"L\d+(?:C\d+)?(?:-L\d+(?:C\d+)?)?")
+_MAX_RENAMES = 20  # a heading repeated more often than this is not worth a selftest
+
+
+def _heading_links(rule: Rule, claim_items: Iterable[Item]) -> list[tuple[str, str, Item]]:
+    """``(document, fragment, item)`` for each link of the claim that names a
+    ``#fragment`` of a markdown document (its root-relative path), line anchors left out."""
+    assert isinstance(rule.claim, LinksClaim)
+    found = []
+    for item in claim_items:
+        destination = target_of(str(item.value.data))
+        path, fragment = split_target(destination)
+        rel = resolve_path(rule.doc, path) if is_relative(destination) else None
+        if rel is None or not fragment or _LINE_FRAGMENT.fullmatch(fragment):
+            continue
+        if rel.lower().endswith(_MARKDOWN):
+            found.append((rel, fragment, item))
+    return found
+
+
+def heading_target(rule: Rule, claim_items: Iterable[Item]) -> str:
+    """The document ``remove_heading`` edits: the rule's own when one of its links names
+    a heading there, else the first other markdown document a link's fragment names."""
+    links = _heading_links(rule, claim_items)
+    if not links:
+        raise NotApplicable(f"no link of {rule.doc} names a heading (they name files or lines only): "
+                            "there is no heading to rename")
+    same = [rel for rel, _, _ in links if rel == rule.doc]
+    return same[0] if same else links[0][0]
+
+
+def remove_heading(text: str, rule: Rule, claim_items: Iterable[Item], path: str | None = None) -> Edit:
+    """The heading a link of the claim names, renamed so that its anchor is gone; ``text``
+    is the document at ``path`` (the rule's own by default; see ``heading_target``).
+    Expects the link's target as written. A repeated heading is renamed with each later
+    one that takes over its anchor (``x-1`` becomes ``x`` when the first ``x`` goes)."""
+    path = path or rule.doc
+    links = [(fragment, item) for rel, fragment, item in _heading_links(rule, claim_items) if rel == path]
+    if not links:
+        raise NotApplicable(f"no link of {rule.doc} names a heading of {path}: there is no heading to rename")
+    doc = parse_document(path, text)
+    for fragment, item in links:
+        anchor = doc.anchor(fragment)
+        if anchor is None or anchor.heading is None:
+            continue  # a broken link already, or an HTML anchor: no heading to rename
+        renamed = _renamed(text, path, fragment)
+        if renamed is not None:
+            target = str(item.value.data)
+            return Edit(renamed, f"renamed the heading '{anchor.heading.text}' (named by the link `{target}`) "
+                        f"to '{anchor.heading.text} {SELFTEST}'", anchor.heading.line, (target,))
+    named = ", ".join(f"#{fragment}" for fragment, _ in links)
+    raise CannotApply(f"renaming the headings of {path} that {named} name does not remove the anchor "
+                      "(an HTML anchor of the same name, or no such heading)")
+
+
+def _renamed(text: str, path: str, fragment: str) -> str | None:
+    """``text`` with the heading holding anchor ``fragment`` renamed until no anchor of
+    that name is left; None when an HTML anchor keeps it or it never goes."""
+    for _ in range(_MAX_RENAMES):
+        anchor = parse_document(path, text).anchor(fragment)
+        if anchor is None:
+            return text
+        if anchor.heading is None:
+            return None
+        text = _append(text, anchor.heading)
+    return None
+
+
+def _append(text: str, heading: Heading) -> str:
+    at = heading.span[1]
+    return text[:at] + f" {SELFTEST}" + text[at:]
+
+
+def rename_reference(text: str, items: Iterable[Item]) -> Edit:
+    """The first reference of the claim renamed to a name nothing defines: a call or
+    name gets a suffix (before its parentheses), a file a prefix on its last segment,
+    a folder a missing folder inside it. The new part is drawn from a hash of the
+    document, so no string of any code (this tool's own included) holds it."""
+    tag = "gone" + hashlib.sha256(text.encode()).hexdigest()[:10]
+    for item in items:
+        if item.span is None:
+            continue
+        start, end = item.span
+        old = text[start:end]
+        head, paren, args = old.partition("(")
+        shape = shape_of(old, bare=True)
+        if shape is not None and shape.kind == "path":
+            body = old.rstrip("/")
+            folder, slash, last = body.rpartition("/")
+            new = f"{body}/{tag}/" if body != old else f"{folder}{slash}{tag}-{last}"
+        else:
+            new = f"{head}_{tag}{paren}{args}"
+        return Edit(text[:start] + new + text[end:], f"`{old}` -> `{new}`", line_number(text, start), (new,))
+    raise NotApplicable("the document holds no reference the selftest can rename")

@@ -1,11 +1,14 @@
 """Selftest mutations of Go source, located with tree-sitter-go.
 
-A set gains a member shaped like its last one: a const spec (same type,
-indentation and gofmt alignment), a ``case X: return "..."`` before the
-``default`` of a ``String`` method, or a map key line. A scalar changes the
-first number literal of its expression (``10 * time.Minute`` -> ``11 *
-time.Minute``), following a named constant to its definition. Every edit is
-re-parsed and refused when it would introduce a syntax error.
+A set gains a member shaped like its last one: a const or var spec (same
+type, indentation and gofmt alignment), a ``case X: return "..."`` before the
+``default`` of a ``String`` method, a map key line (of a local map too), or a
+copy of the last call a ``calls`` fact read with a new literal argument. A
+scalar changes the first number literal of its expression (``10 *
+time.Minute`` -> ``11 * time.Minute``), following a named constant to its
+definition; a ``true`` is flipped and a string replaced where there is no
+number; a value read by a key path is changed where the path leads. Every edit
+is re-parsed and refused when it would introduce a syntax error.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from dataclasses import replace
 from tree_sitter import Node, Parser
 
 from driftguard.config.loader import FactSpec
-from driftguard.config.specs import Constants, MapKeys, StringMethod
+from driftguard.config.specs import Calls, Constants, MapKeys, StringMethod
 from driftguard.model import Fact, Kind, Location, Value
 from driftguard.selftest.edits import SELFTEST, CannotApply, Edit, NotApplicable, last_item, new_name, newline_of
 from driftguard.sources.go.index import LANGUAGE, nodes_of
@@ -103,15 +106,17 @@ def add_member(text_: str, spec: FactSpec, fact: Fact) -> Edit:
         return _add_case(go, fact)
     if isinstance(sel, MapKeys):
         return _add_key(go, sel, fact)
+    if isinstance(sel, Calls):
+        return _add_call(go, fact)
     raise NotApplicable(f"a {type(sel).__name__} selector is not a set")
 
 
 def _add_const(go: GoSource, sel: Constants, fact: Fact) -> Edit:
     ident = go.node_at(last_item(fact).location)
-    spec = _up(ident, ("const_spec",))
+    spec = _up(ident, ("const_spec", "var_spec"))
     if spec is None or ident.type != "identifier":
-        raise CannotApply(f"no const spec at {last_item(fact).location}")
-    decl = spec.parent
+        raise CannotApply(f"no const or var spec at {last_item(fact).location}")
+    decl, keyword = spec.parent, "const" if spec.type == "const_spec" else "var"
     name = new_name(text(ident), go.text, sel.name)
     type_node, value_node = spec.child_by_field_name("type"), spec.child_by_field_name("value")
     names = [n for n in spec.children_by_field_name("name") if n.type == "identifier"]
@@ -133,14 +138,14 @@ def _add_const(go: GoSource, sel: Constants, fact: Fact) -> Edit:
     if decl is not None and any(c.type == "(" for c in decl.children) and indent is not None:
         close = next(c for c in decl.children if c.type == ")")
         if go.line(close.start_byte) == go.line(spec.end_byte):
-            return go.edit(close.start_byte, close.start_byte, f"; {parts} ", f"added const `{parts}`",
+            return go.edit(close.start_byte, close.start_byte, f"; {parts} ", f"added {keyword} `{parts}`",
                            _expect(expect))
         at = go.after_line(spec.end_byte)
-        return go.edit(at, at, f"{indent}{parts}{go.nl}", f"added const `{parts}`", _expect(expect))
+        return go.edit(at, at, f"{indent}{parts}{go.nl}", f"added {keyword} `{parts}`", _expect(expect))
     if value is None:
-        raise CannotApply(f"`{text(ident)}` is a bare spec outside a const block")
+        raise CannotApply(f"`{text(ident)}` is a bare spec outside a {keyword} block")
     at = go.after_line((decl or spec).end_byte)
-    return go.edit(at, at, f"const {parts}{go.nl}", f"added `const {parts}`", _expect(expect))
+    return go.edit(at, at, f"{keyword} {parts}{go.nl}", f"added `{keyword} {parts}`", _expect(expect))
 
 
 def _new_value(go: GoSource, expr: Node | None, fact: Fact) -> tuple[str | None, str | None]:
@@ -250,6 +255,57 @@ def _add_key(go: GoSource, sel: MapKeys, fact: Fact) -> Edit:
     return edit
 
 
+def _add_call(go: GoSource, fact: Fact) -> Edit:
+    """A copy of the last call read with a new argument: a statement after its statement
+    (``_ =`` where the call is assigned), or an element after it in its list."""
+    arg = go.node_at(last_item(fact).location)
+    while arg.parent is not None and arg.parent.type != "argument_list":
+        arg = arg.parent
+    call = arg.parent.parent if arg.parent is not None else None
+    if call is None or call.type != "call_expression":
+        raise CannotApply(f"no call argument at {last_item(fact).location}")
+    new, expect = _new_argument(arg, fact)
+    copy = _replace_in(call, arg, new)
+    what = f"added `{copy}`"
+    holder = call.parent
+    statement = holder.parent if holder is not None and holder.type == "expression_list" else holder
+    kind = statement.type if statement is not None else ""
+    if statement is not None and kind in ("expression_statement", "short_var_declaration",
+                                          "assignment_statement", "var_spec"):
+        indent = go.indent(statement)
+        if indent is None:
+            raise CannotApply(f"the call at line {go.line(call.start_byte)} does not start its line")
+        lead = "" if kind == "expression_statement" else "_ = "
+        if kind == "var_spec" and statement.parent is not None and statement.parent.type == "var_declaration":
+            statement, lead = statement.parent, "var _ = "
+        at = go.after_line(statement.end_byte)
+        return go.edit(at, at, f"{indent}{lead}{copy}{go.nl}", what, (expect,))
+    if holder is None or holder.type not in ("literal_element", "argument_list"):
+        raise CannotApply(f"the call at line {go.line(call.start_byte)} is neither a statement nor an element")
+    element = holder if holder.type == "literal_element" else call
+    close = element.parent.children[-1] if element.parent is not None else None
+    indent = go.indent(element)
+    if indent is not None and close is not None and go.line(close.start_byte) != go.line(element.end_byte):
+        at = go.after_line(element.end_byte)
+        return go.edit(at, at, f"{indent}{copy},{go.nl}", what, (expect,))
+    return go.edit(element.end_byte, element.end_byte, f", {copy}", what, (expect,))
+
+
+def _new_argument(old: Node, fact: Fact) -> tuple[str, str]:
+    """A literal like ``old`` no item has (``log-level`` -> ``driftguard-selftest``), and its value."""
+    taken = {i.value.canonical for i in fact.items}
+    if old.type in _STRINGS:
+        dashed = any("-" in t for t in taken) and not any("_" in t for t in taken)
+        base = SELFTEST.replace("_", "-") if dashed else SELFTEST
+        value = next(f"{base}{n}" for n in ("", *range(2, 100)) if f"{base}{n}" not in taken)
+        return _quoted(old, value), value
+    if old.type == "int_literal":
+        amount = int(max((float(i.value.data) for i in fact.items if i.value.kind is Kind.NUMBER), default=0)) + 1
+        return str(amount), Value(Kind.NUMBER, amount).canonical
+    raise NotApplicable("the calls' arguments are neither string nor integer literals; "
+                        "the selftest cannot write a new distinct one")
+
+
 # -- scalars --------------------------------------------------------------------
 
 
@@ -286,6 +342,10 @@ def _bump(go: GoSource, expr: Node, seen: set[str], owner: str = "") -> Edit:
     """The first number literal of ``expr`` changed, else the first constant it names,
     else the whole expression doubled; ``owner`` names the const ``expr`` defines."""
     context = f"{owner} = {text(expr)}" if owner else text(expr)
+    where = f" in `{context}`" if context != text(expr) else ""
+    if expr.type in ("true", "false"):
+        flipped = "false" if expr.type == "true" else "true"
+        return go.edit(expr.start_byte, expr.end_byte, flipped, f"`{text(expr)}` -> `{flipped}`{where}")
     literal = _first(expr, _NUMBERS) if expr.type not in _NUMBERS else expr
     if literal is not None:
         old = text(literal)
@@ -301,6 +361,10 @@ def _bump(go: GoSource, expr: Node, seen: set[str], owner: str = "") -> Edit:
         if len(specs) == 1:
             target = next(n for n in specs[0].children_by_field_name("name") if text(n) == name)
             return _bump(go, _spec_value(specs[0], target), seen | {name}, name)
+    string = expr if expr.type in _STRINGS else None
+    if string is not None or (expr.type == "call_expression" and (string := _first(expr, _STRINGS)) is not None):
+        new = _quoted(string, SELFTEST)
+        return go.edit(string.start_byte, string.end_byte, new, f"`{text(string)}` -> `{new}`{where}")
     if expr.type in ("identifier", "selector_expression"):
         whole = text(expr)
         return go.edit(expr.start_byte, expr.end_byte, f"2 * {whole}", f"`{context}` -> `2 * {whole}`")

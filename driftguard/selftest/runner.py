@@ -12,6 +12,7 @@ pattern error) proves nothing either way and is an error, not a miss.
 
 from __future__ import annotations
 
+import functools
 import tempfile
 from dataclasses import dataclass, field, replace
 from enum import Enum
@@ -19,7 +20,9 @@ from functools import partial
 from pathlib import Path
 
 from driftguard.config.loader import Config, Rule
+from driftguard.config.specs import LinksClaim, ReferencesClaim
 from driftguard.judging.engine import Engine
+from driftguard.judging.repository import repository_files
 from driftguard.judging.result import RuleResult
 from driftguard.judging.workspace import Workspace
 from driftguard.model import DriftguardError, Fact, Finding, Location, ReadError, Status
@@ -103,7 +106,17 @@ def run_selftest(config: Config) -> SelftestResult:
 
 
 def _rule_files(config: Config, rule: Rule) -> list[str]:
-    return list(dict.fromkeys([rule.doc, *(file for name in rule.facts for file in config.facts[name].files)]))
+    """What ``rule`` reads: its document and facts, and for a ``references`` or ``links``
+    rule the whole repository (a name resolves anywhere in it, a link to any file)."""
+    files = [rule.doc, *(file for name in rule.facts for file in config.facts[name].files)]
+    if isinstance(rule.claim, (ReferencesClaim, LinksClaim)):
+        files += _repository(config.root)
+    return list(dict.fromkeys(files))
+
+
+@functools.cache
+def _repository(root: Path) -> tuple[str, ...]:
+    return tuple(repository_files(root))
 
 
 def _copy_tree(config: Config, root: Path) -> dict[str, str]:

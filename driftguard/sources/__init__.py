@@ -30,6 +30,7 @@ class SourceReader(Protocol):
 READERS: dict[str, str] = {
     ".go": "driftguard.sources.go",
     ".py": "driftguard.sources.python",
+    **dict.fromkeys((".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"), "driftguard.sources.typescript"),
 }
 """File extension -> reader module. Anything else is read by ``text``."""
 

@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from driftguard.config.loader import load_config
+from driftguard.config.specs import LinksClaim
 from driftguard.judging import fingerprints
 from driftguard.judging.cache import FactCache, default_cache
 from driftguard.judging.cache_codec import (
@@ -169,7 +170,12 @@ def test_a_warm_run_imports_no_parser(tmp_path: Path, config_path: Path, root: P
     assert cold_err.split()[0] != "0" and "markdown_it" in cold_err.split()  # the cold run parsed
     warm_out, warm_err = run()
     assert warm_out == cold_out
-    assert warm_err.strip() == "0", f"a warm run imported: {warm_err}"
+    misses, *loaded = warm_err.split()
+    assert misses == "0", f"a warm run missed the cache: {warm_err}"
+    links = any(isinstance(r.claim, LinksClaim) for r in load_config(config_path, root=root).rules)
+    # a links rule reads the anchors of every document it links to: markdown, never a source parser
+    allowed = {m for m in loaded if m.startswith(("markdown_it", "mdurl", "driftguard.documents"))} if links else set()
+    assert set(loaded) == allowed, f"a warm run imported: {warm_err}"
 
 
 # -- damaged entries and the folder ---------------------------------------------

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from driftguard.cli import main
+from tests.conftest import copy_repository
 
 REPO = Path(__file__).resolve().parents[2]
 PULSE = REPO / "tests" / "fixtures" / "pulse"
@@ -16,11 +17,8 @@ PULSE = REPO / "tests" / "fixtures" / "pulse"
 
 @pytest.fixture
 def own(tmp_path: Path) -> Path:
-    """A copy of this repository's guarded files."""
-    for name in ("docs", "reference_impl", "driftguard"):
-        shutil.copytree(REPO / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(REPO / "driftguard.yaml", tmp_path / "driftguard.yaml")
-    return tmp_path
+    """A copy of this repository's files."""
+    return copy_repository(tmp_path)
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from driftguard.fix import MAY_BE_RIGHT, FixOutcome, apply_fixes, plan_fixes, re
 from driftguard.fix.edits import TODO, EditRefused, layout_row, row_splice, value_splice
 from driftguard.judging.engine import Engine
 from driftguard.model import ConfigError, Kind, Value
+from tests.conftest import copy_repository
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -363,12 +363,7 @@ def test_a_document_changed_since_planning_is_not_overwritten(repo: Callable[...
 
 
 def test_the_shipped_config_is_fixed_after_a_threshold_changes(tmp_path: Path) -> None:
-    for name in ("driftguard.yaml", "docs", "reference_impl", "driftguard"):
-        src = ROOT / name
-        if src.is_dir():
-            shutil.copytree(src, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy(src, tmp_path / name)
+    copy_repository(tmp_path)
     signals = tmp_path / "reference_impl/signal_types.py"
     before = signals.read_text(encoding="utf-8")
     assert "SIGNAL_HIGH_CPU_PERCENT = 70.0" in before

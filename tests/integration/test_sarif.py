@@ -71,6 +71,8 @@ DRIFT_RULES = '''
   - {id: limit, fact: limit, doc: docs/m.md, phrase: 'expire after {value}'}
   - {id: unread, fact: states, doc: docs/gone.md, table: State}
   - {id: broken, fact: broken, doc: docs/m.md, phrase: 'expire after {value}'}
+  - {id: references, doc: docs/refs.md, references: true}
+  - {id: links, doc: docs/refs.md, links: true}
 '''
 
 
@@ -80,6 +82,7 @@ def drift(source: str = SOURCE, doc: str = DOC) -> dict[str, str]:
         "src/fsm.py": source.replace('    BUSY = "BUSY"\n', '    BUSY = "BUSY"\n    DONE = "DONE"\n')
         .replace("minutes=10", "minutes=15").replace("LIMIT = 1\n", "LIMIT = 1\nLIMIT = 2\n"),
         "src/broken.py": "class Broken(:\n",
+        "docs/refs.md": "# Refs\n\nCall `vanished_helper()`; see [the guide](missing.md).\n",
         "docs/m.md": doc.replace("| `BUSY` | working |\n", "| `BUSY` | working |\n| `GONE` | retired |\n"),
         "driftguard.yaml": CONFIG + DRIFT_RULES.lstrip("\n"),
     }
@@ -231,8 +234,9 @@ def test_uris_are_references(tmp_path: Path) -> None:
 def test_cli_writes_a_valid_file(tree: Tree, monkeypatch: pytest.MonkeyPatch) -> None:
     root = tree(drift())
     monkeypatch.chdir(root)
-    assert main(["check", "--format", "sarif", "--output", "out.sarif"]) == 2
-    log = json.loads((root / "out.sarif").read_text(encoding="utf-8"))
+    out = root.parent / f"{root.name}.sarif"  # outside the tree: a tree without git counts every file it holds
+    assert main(["check", "--format", "sarif", "--output", str(out)]) == 2
+    log = json.loads(out.read_text(encoding="utf-8"))
     validate(log)
     assert len(log["runs"][0]["results"]) == len(run(root).findings)
 

@@ -56,7 +56,7 @@ def assert_every_rule_caught(result: SelftestResult) -> None:
 def repository() -> tuple[SelftestResult, dict[str, str], dict[str, str], set[str]]:
     """One selftest run on the repository's own config, with its files hashed around it."""
     config = load_config(ROOT / "driftguard.yaml")
-    files = sorted({r.doc for r in config.rules} | {f.file for f in config.facts.values()} | {"driftguard.yaml"})
+    files = sorted({r.doc for r in config.rules} | {p for f in config.facts.values() for p in f.files} | {"driftguard.yaml"})
     before = {f: hashlib.sha256((ROOT / f).read_bytes()).hexdigest() for f in files}
     result = run_selftest(config)
     after = {f: hashlib.sha256((ROOT / f).read_bytes()).hexdigest() for f in files}

@@ -12,7 +12,7 @@ from typing import Any
 
 import libcst as cst
 
-from driftguard.config.specs import Call, Calls, Constant, Constants, MapKeys, Pattern, Selector, StringMethod
+from driftguard.config.specs import Call, Calls, Constant, Constants, MapKeys, Pattern, Selector, StringMethod, Symbols
 from driftguard.model import DriftguardError, FactNotFound, Item, Kind, Location, ParseError, Value
 from driftguard.sources import unique_items
 from driftguard.sources.python import calls
@@ -26,6 +26,7 @@ from driftguard.sources.python.evaluate import (
 )
 from driftguard.sources.python.keyed import keyed_constant, unwrapped
 from driftguard.sources.python.lookups import evaluate_binding, local_binding, one_binding, one_class
+from driftguard.sources.python.symbols import symbols
 from driftguard.sources.python.tree import PyTree, nested_blocks
 from driftguard.user_regex import Compiled, compile_user_regex, search_each
 
@@ -246,4 +247,5 @@ _HANDLERS: dict[type, Callable[[PyTree, Any], list[Item]]] = {
     MapKeys: _map_keys,
     Call: calls.call,
     Calls: calls.calls,
+    Symbols: lambda tree, _: symbols(tree, tree.path),
 }

@@ -1,0 +1,112 @@
+"""The repository outside the documents: which names appear in it, and which files it has.
+
+Files are the tracked files where the root is a git work tree, otherwise every
+file under the root but the usual vendored, build and tool folders. A name
+appears when it occurs whole: an identifier as a word, a dotted name with
+every part (``VM.GuestAgent.Audit`` in ``perms: [VM.GuestAgent.Audit]``). Each
+file is read once per run and reduced to the set of names it holds.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from collections.abc import Iterable
+from pathlib import Path
+
+SKIPPED_FOLDERS = frozenset({
+    ".git", ".hg", ".svn", "node_modules", "vendor", "third_party", "dist", "build", "target", "out",
+    ".venv", "venv", "env", "__pycache__", ".tox", ".nox", ".mypy_cache", ".ruff_cache", ".pytest_cache",
+    ".hypothesis", ".next", ".nuxt", "coverage", ".cache", "site-packages",
+})
+_NAMES = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+
+
+def repository_files(root: Path) -> list[str]:
+    """Root-relative posix paths of the repository's files, sorted."""
+    tracked = _git_files(root)
+    if tracked is not None:
+        return sorted(p for p in tracked if not set(p.split("/")[:-1]) & SKIPPED_FOLDERS)
+    found = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_FOLDERS and not os.path.islink(os.path.join(folder, d)))
+        base = Path(folder).relative_to(root)
+        found += [(base / f).as_posix() for f in files]
+    return sorted(found)
+
+
+def _git_files(root: Path) -> list[str] | None:
+    try:
+        done = subprocess.run(["git", "ls-files", "-z", "--cached"], cwd=root, capture_output=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if done.returncode != 0:
+        return None
+    return [p for p in done.stdout.decode("utf-8", "replace").split("\0") if p]
+
+
+def names_in(data: bytes) -> frozenset[str]:
+    """Every identifier and every run of dotted parts (``a.b.c`` gives ``a.b``, ``b.c``,
+    ``a.b.c`` and each part) in ``data``."""
+    out: set[str] = set()
+    for token in set(_NAMES.findall(data)):
+        parts = token.decode("ascii").split(".")
+        if len(parts) == 1:
+            out.add(parts[0])
+            continue
+        for i in range(len(parts)):
+            for j in range(i + 1, len(parts) + 1):
+                out.add(".".join(parts[i:j]))
+    return frozenset(out)
+
+
+class Repository:
+    """Names per file, read lazily, once per run."""
+
+    def __init__(self, root: Path, max_file_size: int) -> None:
+        self.root = root
+        self.max_file_size = max_file_size
+        self.files = repository_files(root)
+        self._names: dict[str, frozenset[str]] = {}
+        self._unions: dict[frozenset[str], frozenset[str]] = {}
+        self._tails: set[str] | None = None
+        self.top = frozenset(f.split("/", 1)[0] for f in self.files)
+
+    def holds(self, path: str) -> bool:
+        """Whether a file or folder of the repository ends in ``path`` at a segment boundary."""
+        if self._tails is None:
+            tails: set[str] = set()
+            for file in self.files:
+                parts = file.split("/")
+                for i in range(len(parts)):
+                    for j in range(i + 1, len(parts) + 1):
+                        tails.add("/".join(parts[i:j]))
+            self._tails = tails
+        return path.rstrip("/") in self._tails
+
+    def _of(self, path: str) -> frozenset[str]:
+        if path not in self._names:
+            self._names[path] = self._read(path)
+        return self._names[path]
+
+    def _read(self, path: str) -> frozenset[str]:
+        full = self.root / path
+        try:
+            if full.is_symlink() or not full.is_file() or full.stat().st_size > self.max_file_size:
+                return frozenset()
+            data = full.read_bytes()
+        except OSError:
+            return frozenset()
+        return frozenset() if b"\0" in data[:8192] else names_in(data)
+
+    def names(self, outside: Iterable[str]) -> frozenset[str]:
+        """The names of every file but ``outside`` (the documents a rule reads)."""
+        key = frozenset(outside)
+        if key not in self._unions:
+            union: set[str] = set()
+            for path in self.files:
+                if path not in key:
+                    union |= self._of(path)
+            self._unions[key] = frozenset(union)
+        return self._unions[key]

@@ -1,0 +1,52 @@
+"""Read TypeScript, TSX and JavaScript with tree-sitter.
+
+``.ts``/``.mts``/``.cts`` are parsed as TypeScript, ``.tsx`` as TSX, and
+``.js``/``.jsx``/``.mjs``/``.cjs`` as JavaScript (whose grammar includes JSX).
+The reader reads only the ``symbols`` selector; any other selector is a
+``FactNotFound`` naming the file and the selector. A ``pattern`` selector
+never reaches it: the text reader serves it for any file.
+
+``parse`` never fails: tree-sitter recovers from a syntax error with ERROR and
+MISSING nodes and the tree is returned as it is. Symbols are best-effort: a
+declaration before, after or around a broken region is read as tree-sitter
+recovered it (the children of a top-level ERROR node are read as statements),
+and an ERROR node never fails the fact, since a name set read from most of a
+file is worth more to a ``references`` rule than no set at all.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node, Parser, Tree
+
+from driftguard.config.specs import SELECTOR_KEYS, Selector, Symbols
+from driftguard.model import FactNotFound, Item, Location
+from driftguard.sources.typescript.grammar import Grammar, grammar_of
+from driftguard.sources.typescript.symbols import symbols
+
+__all__ = ["TsTree", "extract", "parse"]
+
+
+class TsTree:
+    """A parsed TypeScript or JavaScript file: its UTF-8 source, tree and grammar."""
+
+    def __init__(self, path: str, source: bytes, tree: Tree, grammar: Grammar) -> None:
+        self.path, self.source, self.tree, self.root = path, source, tree, tree.root_node
+        self.grammar = grammar
+
+    def line(self, node: Node) -> int:
+        return node.start_point[0] + 1
+
+
+def parse(path: str, text: str) -> TsTree:
+    source = text.encode("utf-8", errors="replace")
+    grammar = grammar_of(path)
+    return TsTree(path, source, Parser(grammar.language).parse(source), grammar)
+
+
+def extract(tree: TsTree, selector: Selector, path: str) -> list[Item]:
+    """The items ``selector`` reads from ``tree``: only ``symbols`` is read."""
+    if isinstance(selector, Symbols):
+        return symbols(tree, path)
+    key = next((k for k, kind in SELECTOR_KEYS.items() if kind is type(selector)), type(selector).__name__)
+    raise FactNotFound(f"{path}: the TypeScript reader reads only `symbols`, not `{key}`; "
+                       "read this file with `symbols` or a `pattern`", Location(path))

@@ -1,0 +1,186 @@
+"""references: every symbol and path a document names resolves, or the finding says
+what is closest and where."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from driftguard.cli import main
+from driftguard.documents.references import shape_of
+from tests.conftest import write_tree
+
+LOOP = '''
+def build_blocked_output(reason):
+    return {"blocked": reason}
+
+
+class Session:
+    def reset(self):
+        self.state = "READING"
+
+
+MAX_TURNS = 8
+ERROR_CODE = "resource_not_found"
+STATE_FILE = "ai_sessions.json"
+'''
+
+GUIDE = """# Guide
+
+Call `build_blocked_output()` when a tool is refused; `Session.reset()` clears it.
+The loop stops after `MAX_TURNS` turns and reports `resource_not_found`.
+Sessions are kept in `ai_sessions.json`; the loop lives in `src/loop.py`.
+Set `PULSE_DATA_DIR` to move them; see `deploy/pulse.service`.
+
+```python
+blocked_output()  # code blocks are never read
+```
+
+Routes such as `/api/state`, flags such as `--dry-run`, URLs `https://x.example/a.go` and
+`{placeholder}` or `a = b` are not references, nor is `grafana/grafana`.
+"""
+
+CONFIG = """
+version: 1
+facts:
+  symbols:
+    file: 'src/**/*.py'
+    symbols: true
+rules:
+  - id: references
+    fact: symbols
+    doc: 'docs/*.md'
+    references: true
+"""
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = write_tree(tmp_path, {
+        "src/loop.py": LOOP,
+        "docs/guide.md": GUIDE,
+        "deploy/pulse.service": "[Service]\nEnvironment=PULSE_DATA_DIR=/var/lib/pulse\n",
+        "driftguard.yaml": CONFIG,
+    })
+    monkeypatch.chdir(root)
+    return root
+
+
+def _check(capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, str]:
+    code = main(["check", "--no-cache", *extra])
+    return code, capsys.readouterr().out
+
+
+def test_a_document_whose_references_resolve_passes(project, capsys):
+    code, out = _check(capsys)
+    assert code == 0, out
+
+
+def test_a_renamed_function_is_reported_with_the_closest_symbol(project, capsys):
+    guide = project / "docs/guide.md"
+    guide.write_text(GUIDE.replace("`build_blocked_output()`", "`blocked_output()`"))
+    code, out = _check(capsys)
+    assert code == 1
+    assert ("docs/guide.md:3: references: `blocked_output()` names nothing in the symbols of `symbols`"
+            in out)
+    assert "closest: `build_blocked_output` (src/loop.py:1)" in out
+
+
+def test_a_renamed_method_and_constant_are_reported(project, capsys):
+    (project / "src/loop.py").write_text(LOOP.replace("def reset", "def clear").replace("MAX_TURNS", "TURN_LIMIT"))
+    code, out = _check(capsys)
+    assert code == 1
+    assert "docs/guide.md:3: references: `Session.reset()` names nothing" in out
+    assert "docs/guide.md:4: references: `MAX_TURNS` names nothing" in out
+
+
+def test_a_moved_file_is_reported_and_a_glob_must_match(project, capsys):
+    (project / "src/loop.py").rename(project / "src/agent.py")
+    guide = project / "docs/guide.md"
+    guide.write_text(GUIDE + "\nHandlers live in `src/handlers/*.py`.\n")
+    code, out = _check(capsys)
+    assert code == 1
+    assert "docs/guide.md:5: references: `src/loop.py` names no file or folder of the repository" in out
+    assert "`src/handlers/*.py` names no file" in out
+
+
+def test_a_name_used_elsewhere_in_the_repository_is_not_drift(project, capsys):
+    code, out = _check(capsys)
+    assert "PULSE_DATA_DIR" not in out
+    (project / "deploy/pulse.service").write_text("[Service]\n")
+    code, out = _check(capsys)
+    assert code == 1 and "docs/guide.md:6: references: `PULSE_DATA_DIR` names nothing" in out
+
+
+def test_repository_false_resolves_only_against_the_symbols(project, capsys):
+    cfg = project / "driftguard.yaml"
+    cfg.write_text(CONFIG.replace("references: true", "references: {repository: false}"))
+    code, out = _check(capsys)
+    assert code == 1 and "`PULSE_DATA_DIR` names nothing" in out
+
+
+def test_ignore_leaves_spans_alone(project, capsys):
+    (project / "deploy/pulse.service").write_text("[Service]\n")
+    cfg = project / "driftguard.yaml"
+    cfg.write_text(CONFIG.replace("references: true", "references: {ignore: ['^PULSE_']}"))
+    code, out = _check(capsys)
+    assert code == 0, out
+
+
+def test_a_sentence_that_places_a_symbol_in_the_wrong_file_is_reported(project, capsys):
+    (project / "src/other.py").write_text("def helper():\n    pass\n")
+    guide = project / "docs/guide.md"
+    guide.write_text(GUIDE + "\n`build_blocked_output()` in `src/other.py` builds it.\n")
+    code, out = _check(capsys)
+    assert code == 1
+    assert ("`build_blocked_output` is not defined in `src/other.py`; the code defines it in src/loop.py:1"
+            in out)
+    guide.write_text(GUIDE + "\n`build_blocked_output()` (`src/loop.py`) builds it.\n")
+    code, out = _check(capsys)
+    assert code == 0, out
+
+
+def test_bare_identifiers_are_checked_only_with_bare(project, capsys):
+    guide = project / "docs/guide.md"
+    guide.write_text(GUIDE + "\nThe `vanished_helper` is gone.\n")
+    assert _check(capsys)[0] == 0
+    (project / "driftguard.yaml").write_text(CONFIG.replace("references: true", "references: {bare: true}"))
+    code, out = _check(capsys)
+    assert code == 1 and "`vanished_helper` names nothing" in out
+
+
+def test_json_report_lists_the_claims_read(project, capsys):
+    assert main(["report", "--format", "json", "--no-cache"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    (rule,) = data["rules"]
+    values = [c["value"] for c in rule["claims"]]
+    assert "build_blocked_output()" in values and "src/loop.py" in values
+    assert "/api/state" not in values and "blocked_output()" not in values
+    assert all(c["doc"]["path"] == "docs/guide.md" and c["doc"]["line"] for c in rule["claims"])
+
+
+@pytest.mark.parametrize("span, kind", [
+    ("blocked_output()", "call"), ("Session.Reset()", "call"), ("pkg.Name", "dotted"), ("MAX_TURNS", "identifier"),
+    ("sessionState", "identifier"), ("SessionState", "identifier"), ("internal/alerts/alerts.go", "path"),
+    ("internal/api/*.go", "path"), ("README.md", "path"), ("../other.md", "path"),
+])
+def test_reference_shapes(span, kind):
+    shape = shape_of(span)
+    assert shape is not None and shape.kind == kind
+
+
+@pytest.mark.parametrize("span", [
+    "/api/v1", "--flag", "-x", "a = b", "http://x/y.go", "{id}", "<T>", "two words", "Session", "json", "1.5",
+    "v1.2.3", "_test.go", "*.md", "~/.cache/x", "$HOME/x",
+])
+def test_not_references(span):
+    assert shape_of(span) is None
+
+
+def test_a_path_without_an_extension_must_start_at_the_top_of_the_tree():
+    top = frozenset({"internal", "docs"})
+    assert shape_of("internal/api", top=top) is not None
+    assert shape_of("tools/list", top=top) is None
+    assert shape_of("tools/list.go", top=top) is not None
