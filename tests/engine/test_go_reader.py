@@ -397,9 +397,9 @@ def test_sets_are_deduplicated_keeping_the_first() -> None:
     assert values(items) == ["same", "other"] and items[0].location.line == 4
 
 
-def test_constants_by_name_take_typed_and_untyped_consts_but_no_vars() -> None:
+def test_constants_by_name_take_typed_and_untyped_consts_and_top_level_vars() -> None:
     src = 'package x\n\ntype T string\n\nconst KeyA T = "a"\nconst KeyB = "b"\nconst KeyC = T("c")\n\nvar KeyD = "d"\n'
-    assert values(inline(src, Constants(name="^Key"))) == ["a", "b", "c"]
+    assert values(inline(src, Constants(name="^Key"))) == ["a", "b", "c", "d"]
     assert values(inline(src, Constants(type="T"))) == ["a", "c"]  # a conversion gives the type
 
 

@@ -184,3 +184,19 @@ def test_a_path_without_an_extension_must_start_at_the_top_of_the_tree():
     assert shape_of("internal/api", top=top) is not None
     assert shape_of("tools/list", top=top) is None
     assert shape_of("tools/list.go", top=top) is not None
+
+
+def test_go_symbols_resolve_methods_and_a_renamed_method_is_reported(tmp_path, monkeypatch, capsys):
+    root = write_tree(tmp_path, {
+        "internal/a.go": 'package a\n\ntype Service struct {\n\tName string `json:"name"`\n}\n\n'
+                         "func (s *Service) Reset() {}\n\nfunc NewService() *Service { return nil }\n",
+        "docs/d.md": "# D\n\nCall `Service.Reset()` or `chat.NewService()`.\n",
+        "driftguard.yaml": "version: 1\nfacts:\n  symbols: {file: 'internal/**/*.go', symbols: true}\n"
+                           "rules:\n  - {id: references, fact: symbols, doc: 'docs/*.md', references: true}\n",
+    })
+    monkeypatch.chdir(root)
+    assert main(["check", "--no-cache"]) == 0, capsys.readouterr().out
+    (root / "internal/a.go").write_text((root / "internal/a.go").read_text().replace("Reset()", "Restart()"))
+    assert main(["check", "--no-cache"]) == 1
+    out = capsys.readouterr().out
+    assert "docs/d.md:3: references: `Service.Reset()` names nothing" in out and "closest: `Service.Restart`" in out

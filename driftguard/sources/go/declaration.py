@@ -1,14 +1,16 @@
 """Where a Go file declares the set a selector reads: the ``type``, the ``String``
-method, the map. A ``missing-in-code`` finding points there, since the value the
-document adds belongs there, not beside the set's first member."""
+method, the map, the function ``calls`` and ``map_keys`` look ``within``. A
+``missing-in-code`` finding points there, since the value the document adds
+belongs there, not beside the set's first member."""
 
 from __future__ import annotations
 
-from driftguard.config.specs import Constants, MapKeys, Selector, StringMethod
+from driftguard.config.specs import Calls, Constants, MapKeys, Selector, StringMethod
 from driftguard.model import Location
+from driftguard.sources.go.calls import scopes_named
 from driftguard.sources.go.evaluate import named
 from driftguard.sources.go.index import text
-from driftguard.sources.go.reader import GoTree
+from driftguard.sources.go.reader import GoTree, local_map
 
 
 def declaration(tree: GoTree, selector: Selector, path: str) -> tuple[Location, str] | None:
@@ -27,7 +29,19 @@ def declaration(tree: GoTree, selector: Selector, path: str) -> tuple[Location, 
             if name == "String" and receiver == selector.type:
                 return tree.loc(node), f"func ({selector.type}) String"
         return None
+    if isinstance(selector, MapKeys) and selector.within:
+        found = local_map(tree, selector)
+        return (tree.loc(found[0]), f"map {selector.name} in {_func(selector.within)}") if found else None
     if isinstance(selector, MapKeys):
         specs = index.by_name.get(selector.name, [])
         return (tree.loc(specs[0].node), f"map {selector.name}") if len(specs) == 1 else None
+    if isinstance(selector, Calls) and selector.within:
+        scopes = scopes_named(tree, selector.within)
+        return (tree.loc(scopes[0]), _func(selector.within)) if len(scopes) == 1 else None
     return None
+
+
+def _func(within: str) -> str:
+    """``func (T) Method`` or ``func name``, as Go declares it."""
+    type_, _, method = within.rpartition(".")
+    return f"func ({type_}) {method}" if type_ else f"func {within}"

@@ -4,7 +4,8 @@ Covers what guarded constants are written in: int, float and rune literals,
 interpreted and raw strings, ``true``/``false``, ``iota``, arithmetic, shifts
 and bitwise operators, comparisons, references to other constants of the file
 (recursively, cycle-safe), conversions (``time.Duration(5)``, ``float64(x)``,
-a type of the file) and the ``time`` units. Durations follow Go: a duration is
+a type of the file), the ``time`` units and ``errors.New("...")``, whose value is
+its message (what ``err.Error()`` returns). Durations follow Go: a duration is
 an integer count of nanoseconds, so ``time.Duration(5) * time.Second`` is five
 seconds; dividing a duration by a duration gives a plain number.
 """
@@ -165,7 +166,7 @@ class Evaluator:
             return Const("num", _integral(c, node) if c.tag != "dur" else c.x)
         if callee in FLOAT_TYPES:
             return Const("num", float(_numeric(c, node)))
-        if callee == "string" and c.tag == "str":
+        if callee in ("string", "errors.New") and c.tag == "str":
             return c
         if callee in self.types:
             return c

@@ -10,6 +10,13 @@ Only top-level declarations are indexed (once per tree, on first use); a
 ``call`` argument may also name a const of its enclosing function. Map keys
 give a string key's value, an identifier key's name, ``Name`` for a
 ``pkg.Name`` key, and any other key's value (or its source text).
+
+Sets leave out what has no value to compare, and ``skipped`` says what: a
+``String`` case that returns no literal (the sentinel ``case lastState:
+return fmt.Sprintf(...)``), a ``var`` under ``constants`` whose value cannot
+be evaluated (``values`` only, while other members have one), a ``calls``
+match whose argument is no literal. ``call``/``calls`` live in ``calls``, key
+paths in ``keyed``, the evaluation they share in ``values``.
 """
 
 from __future__ import annotations
@@ -21,11 +28,14 @@ from typing import Any
 
 from tree_sitter import Node, Parser, Tree
 
-from driftguard.config.specs import Call, Constant, Constants, MapKeys, Selector, StringMethod
-from driftguard.model import FactNotFound, Item, Location, Value
+from driftguard.config.specs import Call, Calls, Constant, Constants, MapKeys, Selector, StringMethod, Symbols
+from driftguard.model import DriftguardError, FactNotFound, Item, Location, Value
 from driftguard.sources import unique_items
-from driftguard.sources.go.evaluate import Binding, Evaluator, Unevaluable, fold, named
+from driftguard.sources.go import calls as go_calls
+from driftguard.sources.go import symbols as go_symbols
+from driftguard.sources.go.evaluate import Binding, Evaluator
 from driftguard.sources.go.index import (
+    CASES,
     LANGUAGE,
     Index,
     Spec,
@@ -34,16 +44,17 @@ from driftguard.sources.go.index import (
     case_returns,
     check_hidden,
     check_path,
-    const_specs,
     local_maps,
     map_key,
     map_keys_of,
-    nodes_of,
     not_found,
-    text,
     type_matches,
 )
+from driftguard.sources.go.keyed import keyed_constant
+from driftguard.sources.go.values import NoValue, evaluate, short, value_of
 from driftguard.user_regex import Compiled, compile_user_regex, search_each
+
+__all__ = ["CharOffsets", "GoTree", "evaluate", "extract", "parse", "skipped", "value_of"]
 
 IDENT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 _KEEP_CONTINUATION = bytes(b for b in range(256) if not 0x80 <= b < 0xC0)
@@ -95,6 +106,9 @@ class GoTree:
         start, (row, col) = node.start_byte, node.start_point
         return Location(self.path, row + 1, self.chars(start) - self.chars(start - col) + 1)
 
+    def line(self, node: Node) -> int:
+        return node.start_point[0] + 1
+
     def evaluator(self, local: Iterable[Spec] = ()) -> Evaluator:
         """An evaluator resolving names to ``local`` specs first, then the file's."""
         extra: dict[str, list[Spec]] = {}
@@ -113,6 +127,8 @@ def parse(path: str, text: str) -> GoTree:
     return GoTree(path, source, Parser(LANGUAGE).parse(source))
 
 
+
+
 def extract(tree: GoTree, selector: Selector, path: str) -> list[Item]:
     handler = HANDLERS.get(type(selector))
     if handler is None:
@@ -120,14 +136,38 @@ def extract(tree: GoTree, selector: Selector, path: str) -> list[Item]:
     return handler(tree, selector)
 
 
+def skipped(tree: GoTree, selector: Selector, path: str) -> list[str]:
+    """What ``extract`` saw and left out, one short note each (``case lastState (line 31):
+    returns fmt.Sprintf("invalid state %d", s), not a literal; left out``); nothing where
+    the selector leaves nothing out or cannot be read."""
+    try:
+        if isinstance(selector, StringMethod):
+            return _string_returns(tree, selector)[1]
+        if isinstance(selector, Calls):
+            return go_calls.left_out(tree, selector)
+        if isinstance(selector, Constants) and selector.values != "names":
+            return _members(tree, selector)[1]
+    except DriftguardError:
+        return []
+    return []
+
+
 # -- selectors --------------------------------------------------------------
 
 
 def constants(tree: GoTree, sel: Constants) -> list[Item]:
+    return _members(tree, sel)[0]
+
+
+def _members(tree: GoTree, sel: Constants) -> tuple[list[Item], list[str]]:
+    """The members ``constants`` yields, and a note for each var left out for having no
+    value; a var is a member only with an initializer, and under ``type`` only declared so."""
     pattern = _regex(sel.name, tree.path) if sel.name else None
+    kinds = "consts" if sel.type else "consts or vars"
     what = " and ".join(filter(None, [sel.type and f"consts of type {sel.type}",
-                                      sel.name and f"consts named /{sel.name}/"]))
-    specs = [s for s in tree.index.specs if s.const and (sel.type is None or type_matches(s.type, sel.type))]
+                                      sel.name and f"{kinds} named /{sel.name}/"]))
+    specs = [s for s in tree.index.specs if (s.const or s.expr is not None)
+             and (sel.type is None or type_matches(s.type, sel.type))]
     if pattern is not None:  # bounded in time, like every user regex
         hits = search_each(pattern, [s.name for s in specs], Location(tree.path))
         specs = [s for s, hit in zip(specs, hits) if hit]
@@ -141,12 +181,32 @@ def constants(tree: GoTree, sel: Constants) -> list[Item]:
     elif pattern is not None:
         found = pattern
         check_hidden(tree, lambda b: any(found.search(t.decode()) for t in IDENT.findall(b)), decls, what)
-    names = sel.values == "names"
-    return unique_items(Item(Value.string(s.name) if names else evaluate(tree, s, what), tree.loc(s.node))
-                   for s in specs)
+    if sel.values == "names":
+        return unique_items(Item(Value.string(s.name), tree.loc(s.node)) for s in specs), []
+    return _values(tree, specs, what)
+
+
+def _values(tree: GoTree, specs: list[Spec], what: str) -> tuple[list[Item], list[str]]:
+    """The specs' values; a var without one is left out (noted) while another has one."""
+    items: list[Item] = []
+    notes: list[str] = []
+    first: NoValue | None = None
+    for spec in specs:
+        try:
+            items.append(Item(evaluate(tree, spec, what), tree.loc(spec.node)))
+        except NoValue as exc:
+            if spec.const:
+                raise
+            first = first or exc
+            notes.append(f"var {spec.name} (line {tree.line(spec.node)}): {exc.reason}; left out")
+    if not items and first is not None:
+        raise first
+    return unique_items(items), notes
 
 
 def constant(tree: GoTree, sel: Constant) -> list[Item]:
+    if sel.keys:
+        return keyed_constant(tree, sel)
     what = f"const {sel.name}"
     specs = tree.index.by_name.get(sel.name, [])
     if not specs:
@@ -159,6 +219,17 @@ def constant(tree: GoTree, sel: Constant) -> list[Item]:
 
 
 def string_method(tree: GoTree, sel: StringMethod) -> list[Item]:
+    items, notes = _string_returns(tree, sel)
+    if not items:
+        what = f"String method of {sel.type}"
+        raise FactNotFound(f"{what} returns no literal string from its switch cases ({'; '.join(notes)})",
+                           Location(tree.path))
+    return unique_items(items)
+
+
+def _string_returns(tree: GoTree, sel: StringMethod) -> tuple[list[Item], list[str]]:
+    """The strings the cases return, and a note for each case left out for returning
+    no literal (a sentinel's ``fmt.Sprintf``)."""
     what = f"String method of {sel.type}"
     methods = [n for name, recv, n in tree.index.funcs if name == "String" and recv == sel.type]
     if not methods:
@@ -167,20 +238,42 @@ def string_method(tree: GoTree, sel: StringMethod) -> list[Item]:
     exprs = [e for m in methods for e in case_returns(m.child_by_field_name("body"))]
     if not exprs:
         raise FactNotFound(f"{what} returns no strings from switch cases", tree.loc(methods[0]))
-    return unique_items(Item(value_of(tree, e, what), tree.loc(e)) for e in exprs)
+    items: list[Item] = []
+    notes: list[str] = []
+    for expr in exprs:
+        try:
+            items.append(Item(value_of(tree, expr, what), tree.loc(expr)))
+        except NoValue:
+            notes.append(f"{_case_label(expr)} (line {tree.line(expr)}): returns {short(expr)}, "
+                         "not a literal; left out")
+    return items, notes
+
+
+def _case_label(expr: Node) -> str:
+    """``case lastState`` for a case's return, ``element `x` `` for an array element."""
+    node: Node | None = expr
+    while node is not None and node.type not in CASES:
+        node = node.parent
+    if node is None:
+        return f"element `{short(expr, 40)}`"
+    labels = node.child_by_field_name("value") or node.child_by_field_name("type")
+    return f"case {short(labels, 40)}" if labels is not None else "case"
 
 
 def map_keys(tree: GoTree, sel: MapKeys) -> list[Item]:
     what = f"map literal bound to {sel.name}"
-    found = [(s.decl, s.expr) for s in tree.index.by_name.get(sel.name, [])
-             if not s.const and s.expr is not None and s.expr.type == "composite_literal"]
-    if not found:
-        found = [b for _, _, fn in tree.index.funcs for b in local_maps(fn, sel.name)]
-    if not found:
-        raise not_found(tree, what)
-    if len(found) > 1:
-        raise ambiguous(tree, what, [lit for _, lit in found])
-    holder, literal = found[0]
+    if sel.within:
+        holder, literal = _local_map(tree, sel, what)
+    else:
+        found = [(s.decl, s.expr) for s in tree.index.by_name.get(sel.name, [])
+                 if not s.const and s.expr is not None and s.expr.type == "composite_literal"]
+        if not found:
+            found = [b for _, _, fn in tree.index.funcs for b in local_maps(fn, sel.name)]
+        if not found:
+            raise not_found(tree, what)
+        if len(found) > 1:
+            raise ambiguous(tree, what, [lit for _, lit in found])
+        holder, literal = found[0]
     check_path(tree, [holder], what)
     ev = tree.evaluator()
     keys = []
@@ -194,28 +287,26 @@ def map_keys(tree: GoTree, sel: MapKeys) -> list[Item]:
     return unique_items(Item(value, tree.loc(node)) for node, value in keys)
 
 
-def call(tree: GoTree, sel: Call) -> list[Item]:
-    what = _describe_call(sel)
-    scopes = [tree.root]
-    if sel.within:
-        scopes = [n for name, recv, n in tree.index.funcs if _within(sel.within, name, recv)]
-        if not scopes:
-            raise not_found(tree, f"function or method {sel.within} (looked for {what})")
-        check_path(tree, scopes, what)
-    matches = [c for s in scopes for c in nodes_of(s, ("call_expression",)) if _call_matches(c, sel)]
-    if not matches:
-        raise not_found(tree, what)
-    if len(matches) > 1:
-        raise ambiguous(tree, what, matches)
-    found = matches[0]
-    home = _top_level(found)
-    if not sel.within:
-        check_path(tree, [home], what)
-        word = re.compile(rb"\b" + re.escape(sel.function.rsplit(".", 1)[-1].encode()) + rb"\s*\(")
-        check_hidden(tree, lambda b: word.search(b) is not None, [home], what)
-    arg = named(found.child_by_field_name("arguments"))[sel.arg]
-    local = [s for d in nodes_of(home, ("const_declaration",)) for s in const_specs(d)]
-    return [Item(value_of(tree, arg, what, local=local), tree.loc(arg))]
+def local_map(tree: GoTree, sel: MapKeys) -> tuple[Node, Node] | None:
+    """(statement, literal) of the one map ``sel`` reads inside ``sel.within``, or None."""
+    try:
+        return _local_map(tree, sel, f"map literal bound to {sel.name}")
+    except DriftguardError:
+        return None
+
+
+def _local_map(tree: GoTree, sel: MapKeys, what: str) -> tuple[Node, Node]:
+    within = sel.within or ""
+    scopes = go_calls.scopes_named(tree, within)
+    if not scopes:
+        raise not_found(tree, f"function or method {within} (looked for the {what})")
+    check_path(tree, scopes, what)
+    found = [b for fn in scopes for b in local_maps(fn, sel.name)]
+    if not found:
+        raise FactNotFound(f"no {what} within {within}", tree.loc(scopes[0]))
+    if len(found) > 1:
+        raise ambiguous(tree, f"{what} within {within}", [lit for _, lit in found])
+    return found[0]
 
 
 HANDLERS: dict[type, Callable[[GoTree, Any], list[Item]]] = {
@@ -223,78 +314,11 @@ HANDLERS: dict[type, Callable[[GoTree, Any], list[Item]]] = {
     Constant: constant,
     StringMethod: string_method,
     MapKeys: map_keys,
-    Call: call,
+    Call: go_calls.call,
+    Calls: go_calls.calls,
+    Symbols: lambda tree, _: go_symbols.symbols(tree, tree.path),
 }
-
-
-# -- evaluation -------------------------------------------------------------
-
-
-def evaluate(tree: GoTree, spec: Spec, what: str) -> Value:
-    """The value of ``spec``; a bare spec's value shows as its canonical form."""
-    if spec.expr is None:
-        raise FactNotFound(f"{what}: `{spec.name}` has no value", tree.loc(spec.node))
-    return value_of(tree, spec.expr, what, spec.iota, "" if spec.inherited else None, name=spec.name)
-
-
-def value_of(tree: GoTree, node: Node, what: str, iota: int = 0, shown: str | None = None,
-             local: Iterable[Spec] = (), name: str = "") -> Value:
-    """Evaluate ``node``; what it could not evaluate raises FactNotFound there,
-    a syntax error in a const it consulted raises ParseError."""
-    ev = tree.evaluator(local)
-    try:
-        value = ev.value(node, iota, shown, name)
-    except Unevaluable as exc:
-        check_path(tree, [b.decl for b in ev.consulted], what)
-        at = exc.node if exc.node is not None else node
-        if at.type == "identifier":  # an unknown name may be hidden by a syntax error
-            word = re.compile(rb"\b" + re.escape(at.text or b"") + rb"\b")
-            check_hidden(tree, lambda b: word.search(b) is not None, [], what)
-        inside = node.start_byte <= at.start_byte < node.end_byte
-        elsewhere = "" if inside else f" (line {tree.loc(at).line})"
-        raise FactNotFound(f"{what}: cannot evaluate `{fold(node.text)}`: {exc.message}{elsewhere}",
-                           tree.loc(at if inside else node)) from None
-    check_path(tree, [b.decl for b in ev.consulted], what)
-    return value
-
-
-# -- helpers ----------------------------------------------------------------
 
 
 def _regex(pattern: str, path: str) -> Compiled[str]:
     return compile_user_regex(pattern, Location(path), what="name pattern")
-
-
-def _within(within: str, name: str, receiver: str | None) -> bool:
-    if "." in within:
-        type_, method = within.rsplit(".", 1)
-        return receiver == type_ and name == method
-    return name == within
-
-
-def _call_matches(node: Node, sel: Call) -> bool:
-    fn = node.child_by_field_name("function")
-    if fn is None:
-        return False
-    if fold(fn.text) != sel.function and not (
-        fn.type == "selector_expression" and text(fn.child_by_field_name("field")) == sel.function
-    ):
-        return False
-    args = named(node.child_by_field_name("arguments"))
-    if len(args) <= sel.arg:
-        return False
-    return all(n < len(args) and fold(args[n].text) == fold(want.encode()) for n, want in sel.where)
-
-
-def _top_level(node: Node) -> Node:
-    while node.parent is not None and node.parent.parent is not None:
-        node = node.parent
-    return node
-
-
-def _describe_call(sel: Call) -> str:
-    parts = [f"call of {sel.function}"]
-    if sel.within:
-        parts.append(f"within {sel.within}")
-    parts += [f"with arg{n} `{want}`" for n, want in sel.where]
-    return " ".join(parts) + f" (reading arg{sel.arg})"

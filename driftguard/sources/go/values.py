@@ -1,0 +1,64 @@
+"""Evaluation every Go selector shares.
+
+``value_of`` evaluates one expression node; what it cannot evaluate raises
+``NoValue`` (a ``FactNotFound`` whose ``reason`` says why, for the set
+selectors that leave such a member out), and a syntax error in a constant it
+consulted raises ``ParseError``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from tree_sitter import Node
+
+from driftguard.model import FactNotFound, Location, Value
+from driftguard.sources.go.evaluate import Unevaluable, fold
+from driftguard.sources.go.index import Spec, check_hidden, check_path
+
+if TYPE_CHECKING:
+    from driftguard.sources.go.reader import GoTree
+
+
+class NoValue(FactNotFound):
+    """An expression driftguard cannot evaluate; ``reason`` is why, without the context."""
+
+    def __init__(self, message: str, location: Location | None, reason: str) -> None:
+        super().__init__(message, location)
+        self.reason = reason
+
+
+def evaluate(tree: GoTree, spec: Spec, what: str) -> Value:
+    """The value of ``spec``; a bare spec's value shows as its canonical form."""
+    if spec.expr is None:
+        raise NoValue(f"{what}: `{spec.name}` has no value", tree.loc(spec.node), "it has no value")
+    return value_of(tree, spec.expr, what, spec.iota, "" if spec.inherited else None, name=spec.name)
+
+
+def value_of(tree: GoTree, node: Node, what: str, iota: int = 0, shown: str | None = None,
+             local: Iterable[Spec] = (), name: str = "") -> Value:
+    """Evaluate ``node``; what it could not evaluate raises NoValue there,
+    a syntax error in a const it consulted raises ParseError."""
+    ev = tree.evaluator(local)
+    try:
+        value = ev.value(node, iota, shown, name)
+    except Unevaluable as exc:
+        check_path(tree, [b.decl for b in ev.consulted], what)
+        at = exc.node if exc.node is not None else node
+        if at.type == "identifier":  # an unknown name may be hidden by a syntax error
+            word = re.compile(rb"\b" + re.escape(at.text or b"") + rb"\b")
+            check_hidden(tree, lambda b: word.search(b) is not None, [], what)
+        inside = node.start_byte <= at.start_byte < node.end_byte
+        elsewhere = "" if inside else f" (line {tree.loc(at).line})"
+        raise NoValue(f"{what}: cannot evaluate `{fold(node.text)}`: {exc.message}{elsewhere}",
+                      tree.loc(at if inside else node), exc.message + elsewhere) from None
+    check_path(tree, [b.decl for b in ev.consulted], what)
+    return value
+
+
+def short(node: Node, limit: int = 60) -> str:
+    """``node``'s folded source text, cut to ``limit`` characters."""
+    written = fold(node.text)
+    return written if len(written) <= limit else written[:limit - 3].rstrip() + "..."
