@@ -18,7 +18,7 @@ from pathlib import PurePosixPath
 from typing import Protocol, cast
 
 from driftguard.config.specs import Pattern, Selector
-from driftguard.model import Item
+from driftguard.model import Item, Kind, Location, Value
 
 
 class SourceReader(Protocol):
@@ -47,6 +47,19 @@ def reader_name(path: str, selector: Selector) -> str:
 
 def load_reader(name: str) -> SourceReader:
     return cast(SourceReader, importlib.import_module(name))
+
+
+def name_items(names: dict[str, int], path: str, label: str = "") -> list[Item]:
+    """One string item per name (name -> line), labelled ``label``; a line's ``Location``
+    is built once and shared, since a symbols fact holds many items per line."""
+    places: dict[int, Location] = {}
+    items = []
+    for name, line in names.items():
+        place = places.get(line)
+        if place is None:
+            place = places[line] = Location(path, line)
+        items.append(Item(Value(Kind.STRING, name, name), place, None, label))
+    return items
 
 
 def unique_items(items: Iterable[Item]) -> list[Item]:

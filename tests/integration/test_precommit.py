@@ -20,6 +20,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.conftest import copy_repository
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -87,13 +89,8 @@ def commit_all(repo: Path, message: str) -> None:
 
 def snapshot_of_this_repository(dest: Path) -> Path:
     """This working tree's files (tracked and untracked, not ignored) committed in ``dest``."""
-    listed = git(ROOT, "ls-files", "-z", "--cached", "--others", "--exclude-standard").split("\0")
     new_repo(dest)
-    for rel in filter(None, listed):
-        source = ROOT / rel
-        if source.is_file():
-            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, dest / rel)
+    copy_repository(dest)
     commit_all(dest, "snapshot")
     return dest
 

@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING
 
 from tree_sitter import Node, Query, QueryCursor
 
-from driftguard.model import Item, Kind, Location, Value
+from driftguard.model import Item
+from driftguard.sources import name_items
 from driftguard.sources.go.evaluate import Unevaluable, decode_string
 from driftguard.sources.go.index import LANGUAGE, receiver_type, text
 
@@ -60,7 +61,7 @@ def symbols(tree: GoTree, path: str) -> list[Item]:
                     _type_names(spec, names)
         elif kind == "const_declaration" or kind == "var_declaration":
             _spec_names(node, names)
-    return _items(names, path, "") + _items(literals(tree), path, LITERAL)
+    return name_items(names, path) + name_items(literals(tree), path, LITERAL)
 
 
 def literals(tree: GoTree) -> Names:
@@ -87,18 +88,6 @@ def literals(tree: GoTree) -> Names:
         if value and value not in out:
             out[value] = node.start_point[0] + 1
     return out
-
-
-def _items(names: Names, path: str, label: str) -> list[Item]:
-    """One item per name, at its line; a line's ``Location`` is built once and shared."""
-    places: dict[int, Location] = {}
-    items = []
-    for name, line in names.items():
-        place = places.get(line)
-        if place is None:
-            place = places[line] = Location(path, line)
-        items.append(Item(Value(Kind.STRING, name, name), place, None, label))
-    return items
 
 
 def _start(node: Node) -> int:

@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING
 
 from tree_sitter import Node, QueryCursor
 
-from driftguard.model import Item, Kind, Location, Value
+from driftguard.model import Item
+from driftguard.sources import name_items
 
 if TYPE_CHECKING:
     from driftguard.sources.typescript.reader import TsTree
@@ -57,7 +58,7 @@ def symbols(tree: TsTree, path: str) -> list[Item]:
     """The names ``tree`` defines, then its string literals (labelled ``literal``)."""
     names: Names = {}
     _statements(tree.root.named_children, "", names)
-    return _items(names, path, "") + _items(literals(tree), path, LITERAL)
+    return name_items(names, path) + name_items(literals(tree), path, LITERAL)
 
 
 def _statements(nodes: list[Node], prefix: str, names: Names) -> None:
@@ -196,15 +197,3 @@ def _escape(m: re.Match[str]) -> str:
 
 def _start(node: Node) -> int:
     return node.start_byte
-
-
-def _items(names: Names, path: str, label: str) -> list[Item]:
-    """One item per name, at its line; a line's ``Location`` is built once and shared."""
-    places: dict[int, Location] = {}
-    items = []
-    for name, line in names.items():
-        place = places.get(line)
-        if place is None:
-            place = places[line] = Location(path, line)
-        items.append(Item(Value(Kind.STRING, name, name), place, None, label))
-    return items
