@@ -1,20 +1,26 @@
 """Structured error vocabulary of the Pulse agent surface and tool results.
 
 Two families of codes exist upstream: the snake case codes an agent-facing
-endpoint puts in its error envelope (``AgentErrorCode``), and the upper snake
-case codes a chat tool puts in its structured tool response
-(``ToolErrorCode``). Agents branch on the code, never on the message.
+endpoint puts in its error envelope (``AgentErrorCode``, 47), and the upper
+snake case codes a chat tool puts in its structured tool response
+(``ToolErrorCode``, 11; see ``reference_impl.tool_response``). Agents branch
+on the code, never on the message.
 
-The shared failure shape is ``{"error": CODE, "message": TEXT}`` with an
-optional ``"details"`` object of string values, left out when empty.
+The envelope is ``{"error": CODE, "message": TEXT}`` with an optional
+``"details"`` object of string values, left out when empty. It is written as
+Go's ``json.Marshal`` writes it and read back as ``json.Unmarshal`` reads it
+into upstream's struct (see ``decode_error_envelope``).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
+
+from reference_impl.gojson import GoJSONError, Object, go_text, loads_pairs, marshal, marshal_string
+from reference_impl.gostrings import fold_name
 
 
 class AgentErrorCode(str, Enum):
@@ -65,6 +71,8 @@ class AgentErrorCode(str, Enum):
     ACTION_DETAIL_FAILED = "action_detail_failed"
     ACTION_DETAIL_ENCODE_FAILED = "action_detail_encode_failed"
     RAW_COMMAND_RETIRED = "raw_command_retired"
+    ACTION_EXECUTION_AVAILABILITY_FAILED = "action_execution_availability_failed"
+    ACTION_REFRESH_NOT_ALLOWED = "action_refresh_not_allowed"
 
     def __str__(self) -> str:
         return self.value
@@ -87,6 +95,8 @@ class ToolErrorCode(str, Enum):
 
     def __str__(self) -> str:
         return self.value
+
+
 
 
 @dataclass(frozen=True)
@@ -112,34 +122,84 @@ class ErrorEnvelope:
         return body
 
     def to_json(self) -> str:
-        """Compact JSON, keys in the order error, message, details."""
-        return json.dumps(self.to_dict(), separators=(",", ":"), ensure_ascii=False)
+        """``json.Marshal`` of upstream's struct: keys in the order error, message, details."""
+        fields = [f"{marshal_string(key)}:{marshal(value)}" for key, value in self.to_dict().items()]
+        return "{" + ",".join(fields) + "}"
+
+
+class _TypeMismatch(Exception):
+    """A value whose JSON type the target field cannot hold."""
+
+
+_FIELDS = {fold_name(name): name for name in ("error", "message", "details")}
+
+
+def _string_field(value: Any, current: str) -> str:
+    if value is None:
+        return current  # Go leaves a string field alone on null
+    if not isinstance(value, str):
+        raise _TypeMismatch
+    return value
+
+
+def _details_field(value: Any, current: dict[str, str] | None) -> dict[str, str] | None:
+    if value is None:
+        return None
+    if not isinstance(value, Object):
+        raise _TypeMismatch
+    merged = {} if current is None else current  # Go decodes into the map it already has
+    mismatch = False
+    for key, item in value:
+        if item is not None and not isinstance(item, str):
+            mismatch = True
+            continue
+        merged[key] = item or ""
+    if mismatch:
+        raise _TypeMismatch
+    return merged
+
+
+def _envelope_fields(data: Object) -> tuple[str, str, dict[str, str] | None] | None:
+    error = message = ""
+    details: dict[str, str] | None = None
+    mismatch = False
+    for key, value in data:
+        field = _FIELDS.get(fold_name(key))
+        try:
+            if field == "error":
+                error = _string_field(value, error)
+            elif field == "message":
+                message = _string_field(value, message)
+            elif field == "details":
+                details = _details_field(value, details)
+        except _TypeMismatch:
+            mismatch = True  # Go keeps decoding, then reports the first mismatch
+    return None if mismatch else (error, message, details)
 
 
 def decode_error_envelope(body: str | bytes) -> ErrorEnvelope | None:
-    """Parse ``body`` as the shared envelope, or return ``None``.
+    """Parse ``body`` as upstream's ``DecodeErrorEnvelope`` does, or return ``None``.
 
-    Accepted: a JSON object whose ``error`` and ``message`` are non-empty
-    strings and whose ``details``, when present and not null, is an object of
-    string values. Unknown keys are ignored. Anything else (bad UTF-8, bad
-    JSON, another top-level type, wrong field types) gives ``None``; this
-    function never raises.
+    It follows ``json.Unmarshal`` into the envelope struct: a key matches a
+    field without regard to case (``"Error"``, ``"MESSAGE"``, even ``"meſſage"``),
+    the last duplicate wins, ``null`` leaves ``error`` and ``message`` as they
+    were and clears ``details``, a ``null`` detail value becomes ``""``, two
+    ``details`` objects merge, unknown keys are skipped whatever they hold, and
+    invalid UTF-8 becomes U+FFFD. A value of the wrong type anywhere in the
+    three fields, JSON that is not an object, ``NaN``, and an empty ``error``
+    or ``message`` give ``None``. It never raises.
     """
+    if not isinstance(body, (str, bytes, bytearray)):
+        return None
     try:
-        if isinstance(body, (bytes, bytearray)):
-            body = bytes(body).decode("utf-8")
-        if not isinstance(body, str):
-            return None
-        data = json.loads(body)
-    except (ValueError, RecursionError):  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        data = loads_pairs(go_text(body))
+    except GoJSONError:
         return None
-    if not isinstance(data, dict):
+    if data is None:
+        return None  # Go decodes null into the zero struct, whose error is empty
+    if not isinstance(data, Object):
         return None
-    error, message, details = data.get("error"), data.get("message"), data.get("details")
-    if not (isinstance(error, str) and error and isinstance(message, str) and message):
+    fields = _envelope_fields(data)
+    if fields is None or not fields[0] or not fields[1]:
         return None
-    if details is not None and (
-        not isinstance(details, dict) or not all(isinstance(v, str) for v in details.values())
-    ):
-        return None
-    return ErrorEnvelope(error, message, details)
+    return ErrorEnvelope(*fields)

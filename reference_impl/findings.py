@@ -3,7 +3,8 @@
 ``Finding.should_investigate(autonomy_level, now)`` is the gate in front of
 automatic investigation. It refuses, checked in this order:
 
-1. autonomy unset, ``monitor`` or unknown (allowed: approval, assisted, full);
+1. autonomy unset (``""`` or ``None``) or ``monitor``; the gate refuses no
+   other level, so an unknown or upper-case level passes this check;
 2. a finding that is resolved, dismissed or suppressed;
 3. a finding snoozed past ``now``;
 4. a fix queued for approval (outcome ``fix_queued``);
@@ -12,8 +13,9 @@ automatic investigation. It refuses, checked in this order:
 6. severity other than warning or critical;
 7. an investigation already running;
 8. ``MAX_INVESTIGATION_ATTEMPTS`` attempts made;
-9. less than the cooldown since the last investigation: one hour, or ten
-   minutes when the last outcome was ``timed_out``.
+9. less than the cooldown since the last investigation: one hour, ten
+   minutes when the last outcome was ``timed_out``, twenty minutes when it
+   was ``fix_failed`` or ``fix_verification_failed``.
 
 ``investigation_refusal`` returns which of these applies, for callers and
 tests that need the reason and not only the answer.
@@ -28,6 +30,7 @@ from enum import Enum
 MAX_INVESTIGATION_ATTEMPTS = 3
 INVESTIGATION_COOLDOWN = timedelta(hours=1)
 INVESTIGATION_TIMEOUT_COOLDOWN = timedelta(minutes=10)
+INVESTIGATION_FIX_RETRY_COOLDOWN = timedelta(minutes=20)
 
 
 class FindingSeverity(str, Enum):
@@ -80,7 +83,8 @@ class Refusal(str, Enum):
     COOLDOWN = "cooldown"
 
 
-INVESTIGATING_AUTONOMY = frozenset({AutonomyLevel.APPROVAL, AutonomyLevel.ASSISTED, AutonomyLevel.FULL})
+DISABLED_AUTONOMY = frozenset({"", AutonomyLevel.MONITOR.value})
+FIX_RETRY_OUTCOMES = frozenset({InvestigationOutcome.FIX_FAILED, InvestigationOutcome.FIX_VERIFICATION_FAILED})
 ACTIONABLE_SEVERITIES = frozenset({FindingSeverity.WARNING, FindingSeverity.CRITICAL})
 TERMINAL_OUTCOMES = frozenset(
     {
@@ -127,14 +131,16 @@ class Finding:
         return self.snoozed_until is not None and _utc(now) < _utc(self.snoozed_until)
 
     def investigation_cooldown(self) -> timedelta:
-        """The wait after the last investigation, shorter after a timeout."""
+        """The wait after the last investigation, shorter after a timeout or a failed fix."""
         if self.investigation_outcome == InvestigationOutcome.TIMED_OUT:
             return INVESTIGATION_TIMEOUT_COOLDOWN
+        if self.investigation_outcome in FIX_RETRY_OUTCOMES:
+            return INVESTIGATION_FIX_RETRY_COOLDOWN
         return INVESTIGATION_COOLDOWN
 
     def investigation_refusal(self, autonomy_level: str | None, now: datetime) -> Refusal | None:
         """The first reason not to investigate automatically, or ``None``."""
-        if autonomy_level not in INVESTIGATING_AUTONOMY:
+        if autonomy_level is None or autonomy_level in DISABLED_AUTONOMY:
             return Refusal.AUTONOMY_DISABLED
         if self.is_resolved or self.suppressed or self.is_dismissed:
             return Refusal.INACTIVE

@@ -240,13 +240,27 @@ def _status_check(action: Action) -> ErrorEnvelope | None:
     return None
 
 
+def _ready_agent(s: Surface, resource: Resource) -> str | ErrorEnvelope:
+    """The agent that can run the action now; a probe that fails is its own code."""
+    agent, probe = resource.agent, s.availability_probe
+    if agent is None or not resource.agent_ready:
+        return fail(A.ACTION_EXECUTOR_UNAVAILABLE, f"no ready agent can run it on {resource.id}")
+    if probe is None:
+        return agent
+    try:
+        ready = probe(agent)
+    except ExecutionError as exc:
+        return fail(A.ACTION_EXECUTION_AVAILABILITY_FAILED, f"checking {agent} failed: {exc}")
+    return agent if ready else fail(A.ACTION_EXECUTOR_UNAVAILABLE, f"{agent} cannot run actions now")
+
+
 @emits(
     A.MISSING_ID, A.INVALID_ID, A.ACTION_QUEUE_UNAVAILABLE, A.ACTION_NOT_FOUND, A.ACTION_QUEUE_QUERY_FAILED,
     A.INVALID_ACTION_EXECUTION, A.ACTION_EMERGENCY_STOP, A.MOCK_MODE_ENABLED, A.ACTION_EXECUTION_UNAVAILABLE,
     A.ACTION_EXECUTOR_UNAVAILABLE, A.ACTION_ACTOR_UNAVAILABLE, A.ACTION_EXECUTION_FORBIDDEN,
     A.ACTION_ALREADY_EXECUTING, A.ACTION_EXECUTION_FINAL, A.ACTION_NOT_APPROVED, A.ACTION_REPLAN_REQUIRED,
     A.ACTION_PLAN_IDENTITY_MISMATCH, A.ACTION_PLAN_DRIFT, A.RESOURCE_REMEDIATION_LOCKED,
-    A.ACTION_DRY_RUN_ONLY,
+    A.ACTION_DRY_RUN_ONLY, A.ACTION_EXECUTION_AVAILABILITY_FAILED,
 )
 def execute_action(s: Surface, req: Mapping[str, Any]) -> Result:
     """Run an approved action through the executor (or dry-run it)."""
@@ -270,13 +284,14 @@ def execute_action(s: Surface, req: Mapping[str, Any]) -> Result:
     resource = s.resources[action.resource_id]
     if not dry_run and action.capability in resource.dry_run_only:
         return fail(A.ACTION_DRY_RUN_ONLY, f"{action.capability} may only be dry-run on {resource.id}")
-    if resource.agent is None or not resource.agent_ready:
-        return fail(A.ACTION_EXECUTOR_UNAVAILABLE, f"no ready agent can run it on {resource.id}")
+    agent = _ready_agent(s, resource)
+    if isinstance(agent, ErrorEnvelope):
+        return agent
     if dry_run:
         return {"actionId": action.id, "status": action.status, "dryRun": True}
     action.status = "executing"
     try:
-        output = executor(resource.agent, action.capability, {"actionId": action.id})
+        output = executor(agent, action.capability, {"actionId": action.id})
         action.status = "completed"
     except ExecutionError as exc:
         action.status, output = "failed", str(exc)
@@ -303,15 +318,15 @@ def finish_action(s: Surface, req: Mapping[str, Any]) -> Result:
 
 @emits(
     A.MISSING_ID, A.INVALID_ID, A.ACTION_QUEUE_UNAVAILABLE, A.ACTION_NOT_FOUND, A.ACTION_QUEUE_QUERY_FAILED,
-    A.ACTION_NOT_PENDING,
+    A.ACTION_REFRESH_NOT_ALLOWED,
 )
 def refresh_action(s: Surface, req: Mapping[str, Any]) -> Result:
-    """Give a pending action's plan a new lease."""
+    """Give a pending action's plan a new lease; any other status refuses."""
     action = _load_action(s, req, A.ACTION_QUEUE_QUERY_FAILED)
     if isinstance(action, ErrorEnvelope):
         return action
     if action.status != "pending":
-        return fail(A.ACTION_NOT_PENDING, f"only a pending action can be refreshed, not {action.status}")
+        return fail(A.ACTION_REFRESH_NOT_ALLOWED, f"only a pending action can be refreshed, not {action.status}")
     action.expires_at, action.version = s.now + PLAN_TTL, action.version + 1
     return {"actionId": action.id, "expiresAt": action.expires_at.isoformat()}
 

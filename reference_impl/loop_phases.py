@@ -1,19 +1,23 @@
 """Pieces of the agentic loop that need no loop state.
 
 The texts the loop answers refused calls with, the rule that decides when a
-turn must run one call at a time, the loop-detection signature, and the
-shapes of transcript messages. ``reference_impl.loop`` puts them together.
+turn must run one call at a time, the loop-detection signature, the shapes of
+transcript messages, and the final-summary helpers. ``reference_impl.loop``
+puts them together.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from reference_impl.errors import ErrorEnvelope
-from reference_impl.fsm import FSMBlockedError
-from reference_impl.tools import FINDING_LIFECYCLE_TOOLS, PATROL_GET_FINDINGS, PULSE_QUESTION
+from reference_impl.tools import (
+    PATROL_GET_FINDINGS,
+    PATROL_REPORT_FINDING,
+    PULSE_QUESTION,
+    is_finding_lifecycle_write,
+)
 
 if TYPE_CHECKING:
     from reference_impl.loop import ProviderTurn, ToolCall, ToolResult
@@ -25,12 +29,19 @@ __all__ = [
     "LOOP_DETECTED_TEXT",
     "MAX_IDENTICAL_CALLS",
     "NON_INTERACTIVE_TEXT",
+    "REPORT_BUDGET_TEXT",
     "SKIPPED_TEXT",
+    "STRICT_RESOLUTION_CODE",
+    "SUMMARY_PROMPT",
     "assistant_message",
-    "blocked_output",
     "call_signature",
+    "fallback_summary",
+    "final_text",
+    "has_final_text",
+    "is_finding_report",
     "is_question",
     "needs_serial",
+    "summary_request",
     "tool_message",
     "user_message",
 ]
@@ -39,13 +50,18 @@ __all__ = [
 # later repeats are answered with LOOP_DETECTED_TEXT instead.
 MAX_IDENTICAL_CALLS = 3
 
+# A failed call whose output carries this code opens a pending recovery, as an
+# FSM block does; upstream's executor reports strict-resolution refusals so.
+STRICT_RESOLUTION_CODE = "STRICT_RESOLUTION"
+
 SKIPPED_TEXT = (
-    "skipped: a pulse_question in this turn is asked on its own, so this call did not run; "
+    "SKIPPED: a pulse_question in this turn is asked first, so this call did not run; "
     "issue it again after the user has answered"
 )
 LOOK_FIRST_TEXT = (
-    "refused: look before asking; no tool has been tried in this run yet, so call a query or "
-    "read tool to gather what you can, then ask only what the tools cannot tell you"
+    "BLOCKED: look before asking. No tool has run in this run yet, so gather what you can with "
+    "a read-only tool (pulse_query, pulse_read, pulse_summarize) and ask only what the tools "
+    "cannot tell you"
 )
 NON_INTERACTIVE_TEXT = (
     "refused: this run is not interactive and no user can answer pulse_question; "
@@ -56,9 +72,17 @@ LOOP_DETECTED_TEXT = (
     f"{MAX_IDENTICAL_CALLS} times in this run; use the results you have or change the arguments"
 )
 BUDGET_TEXT = "refused: the tool-call budget of this run is spent; answer with what you have"
+REPORT_BUDGET_TEXT = (
+    "PATROL_FINDING_REPORT_BUDGET_EXHAUSTED: this run may accept no more finding reports; "
+    "summarise the findings already recorded"
+)
 EVIDENCE_TEXT = (
     "Your last change has not been verified. Read back the affected resource with a query or "
     "read tool before giving a final answer. ({reason})"
+)
+SUMMARY_PROMPT = (
+    "Using only what the tool results above established, answer the user now: say what you "
+    "found or changed, any caveats, and the next steps if there are any."
 )
 
 
@@ -67,32 +91,31 @@ def is_question(call: ToolCall) -> bool:
     return call.name.strip() == PULSE_QUESTION
 
 
+def is_finding_report(call: ToolCall) -> bool:
+    """Whether ``call`` reports a Patrol finding (the calls ``max_finding_reports`` counts)."""
+    return call.name.strip() == PATROL_REPORT_FINDING
+
+
 def call_signature(call: ToolCall) -> str:
     """A key equal for two calls of the same tool with equal arguments."""
     args = json.dumps(call.args, sort_keys=True, default=repr, separators=(",", ":"))
     return f"{call.name.strip()}:{args}"
 
 
-def needs_serial(calls: Iterable[ToolCall]) -> bool:
-    """True when patrol_get_findings meets a finding lifecycle write in one batch.
+def needs_serial(calls: Iterable[ToolCall], *, report_budget: int = 0) -> bool:
+    """True when a turn must run its admitted calls one at a time, in the provider's order.
 
-    Such a batch runs one call at a time in the provider's order, so the
-    write sees the findings the read returned and never races it.
+    That is when the turn (every call the provider sent, admitted or not)
+    holds ``patrol_get_findings`` together with a finding lifecycle write, in
+    either order, so the write sees what the read returned; or when a
+    finding-report budget is set and the turn holds a report, so the budget
+    is judged on reports already accepted, in order.
     """
-    names = {call.name.strip() for call in calls}
-    return PATROL_GET_FINDINGS in names and not names.isdisjoint(FINDING_LIFECYCLE_TOOLS)
-
-
-def blocked_output(exc: FSMBlockedError, recovery_id: str) -> str:
-    """The error envelope (JSON) a call refused by the state machine gets."""
-    details = {
-        "state": exc.state.value,
-        "tool": exc.tool_name,
-        "kind": str(exc.tool_kind),
-        "recoverable": "true" if exc.recoverable else "false",
-        "recovery_id": recovery_id,
-    }
-    return ErrorEnvelope(exc.code, exc.reason, details).to_json()
+    calls = list(calls)
+    reads_findings = any(call.name.strip() == PATROL_GET_FINDINGS for call in calls)
+    if reads_findings and any(is_finding_lifecycle_write(call.name) for call in calls):
+        return True
+    return report_budget > 0 and any(is_finding_report(call) for call in calls)
 
 
 def user_message(text: str) -> dict[str, Any]:
@@ -118,6 +141,54 @@ def tool_message(call: ToolCall, result: ToolResult) -> dict[str, Any]:
         "content": result.output,
         "is_error": result.is_error,
     }
+
+
+def has_final_text(messages: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether assistant text follows the latest tool result and the latest user message."""
+    for message in reversed(messages):
+        if message["role"] != "assistant":
+            return False
+        if str(message.get("content") or "").strip():
+            return True
+    return False
+
+
+def final_text(messages: Sequence[Mapping[str, Any]]) -> str:
+    """The text of the latest assistant message that has any, or ``""``."""
+    for message in reversed(messages):
+        content = str(message.get("content") or "")
+        if message["role"] == "assistant" and content.strip():
+            return content
+    return ""
+
+
+def summary_request(messages: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The transcript for the final summary call.
+
+    Trailing assistant messages without text or tool calls are dropped (the
+    model has already answered them with nothing) and ``SUMMARY_PROMPT`` is
+    appended as a user message.
+    """
+    request = list(messages)
+    while request and request[-1]["role"] == "assistant" and not request[-1].get("tool_calls"):
+        if str(request[-1].get("content") or "").strip():
+            break
+        request.pop()
+    request.append(user_message(SUMMARY_PROMPT))
+    return request
+
+
+def fallback_summary(messages: Sequence[Mapping[str, Any]]) -> str:
+    """A deterministic answer for a run whose model gave none; it never quotes tool output."""
+    succeeded = [m["name"] for m in messages if m["role"] == "tool" and not m.get("is_error")]
+    failed = sum(1 for m in messages if m["role"] == "tool" and m.get("is_error"))
+    if not succeeded and not failed:
+        return "The model returned no written answer and no tool ran in this run. Please ask again."
+    names = ", ".join(dict.fromkeys(name.strip() for name in succeeded)) or "no tool"
+    text = f"The model returned no written answer. {len(succeeded)} tool call(s) succeeded ({names})."
+    if failed:
+        text += f" {failed} tool call(s) failed."
+    return text
 
 
 def _mapping(args: Mapping[str, Any] | None) -> Mapping[str, Any]:

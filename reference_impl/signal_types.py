@@ -1,11 +1,11 @@
 """The values Patrol's signals are built from: the default thresholds, the tool
-names whose output is read, the signal types, and the records passed between
-``signals`` (which detects) and ``signal_readers`` (which reads each output shape).
+names whose output is read, the signal types, the finding categories signals
+carry, and the records passed between ``signals`` (which detects) and the
+readers of each output shape.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from datetime import timedelta
 from enum import Enum
@@ -18,7 +18,8 @@ SIGNAL_BACKUP_STALE_THRESHOLD = timedelta(hours=48)
 
 STORAGE_TOOL = "pulse_storage"
 METRICS_TOOL = "pulse_metrics"
-QUERY_TOOL = "pulse_query"
+
+EVIDENCE_LIMIT_BYTES = 500
 
 
 class SignalType(str, Enum):
@@ -55,11 +56,37 @@ class PatrolThresholds:
     node_mem_warning: float = 0.0
 
 
+class SignalCategory(str, Enum):
+    """The finding category a signal is matched against (upstream FindingCategory values)."""
+
+    PERFORMANCE = "performance"
+    CAPACITY = "capacity"
+    RELIABILITY = "reliability"
+    BACKUP = "backup"
+    CONNECTIVITY = "connectivity"
+
+    def __str__(self) -> str:
+        return self.value
+
+
 @dataclass(frozen=True)
 class ToolCallRecord:
+    """A finished tool call: ``input`` is the call's arguments as JSON text."""
+
     tool_name: str
     output: str
     success: bool = True
+    input: str = ""
+    id: str = ""
+
+
+@dataclass(frozen=True)
+class GuestIntelligence:
+    """What the pre-patrol probe learned about one guest; ``reachable`` None = not checked."""
+
+    name: str = ""
+    guest_type: str = ""
+    reachable: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -70,13 +97,24 @@ class DetectedSignal:
     resource_type: str
     severity: str  # "warning" or "critical"
     summary: str
+    category: str = ""
+    evidence: str = ""
+    tool_call_id: str = ""
 
 
-def as_number(value: object) -> float | None:
+def config_number(value: object) -> float | None:
+    """A configured threshold as a float (non-finite kept), or None when it is not a number."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     try:
-        number = float(value)
+        return float(value)
     except OverflowError:
         return None
-    return number if math.isfinite(number) else None
+
+
+def evidence_of(output: str) -> str:
+    """The first ``EVIDENCE_LIMIT_BYTES`` bytes of the output; a character cut in two is dropped."""
+    raw = output.encode("utf-8", "surrogatepass")
+    if len(raw) <= EVIDENCE_LIMIT_BYTES:
+        return output
+    return raw[:EVIDENCE_LIMIT_BYTES].decode("utf-8", "ignore")

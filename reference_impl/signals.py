@@ -1,48 +1,15 @@
 """Deterministic problem signals read from Patrol's tool-call results.
 
 ``detect_signals`` scans the successful tool calls of a Patrol run and, with
-no model judgement, reports the problems their JSON output shows. It reads
-these shapes (every other key is ignored; a record with a missing or mistyped
-field is skipped, never an error):
+no model judgement, reports the problems their JSON output shows, one signal
+per (type, resource id) in call order. Which outputs are read, and how, is
+in ``signal_readers`` (dispatch on the tool and its input ``type``, pools,
+metrics), ``signal_smart``, ``signal_backups`` and ``signal_json`` (decoding
+as Go's ``json.Unmarshal`` does). Thresholds are strict: a value equal to a
+threshold does not fire.
 
-``pulse_storage``
-    Storage pools: ``{"pools": [{"id": str, "name": str, "usage_percent":
-    number, "node": str}]}``. ``high_disk`` when usage is above the warning
-    percent, critical when above the critical percent. Resource: id, else name.
-
-    SMART health: ``{"disks": [DISK], "hosts": [{"hostname": str, "smart":
-    [DISK]}], "node": str}`` where DISK is ``{"id", "device", "dev_path",
-    "model", "node", "health"}`` (strings). ``smart_failure`` (critical) when
-    health is set and is not PASSED, OK or UNKNOWN (any case). Resource: the
-    disk id, else its node (or the host, or the top-level node), else its name.
-
-    Backup tasks: ``{"tasks": [TASK], "recent_tasks": [TASK], "node": str}``
-    where TASK is ``{"vmid": str|int, "vm_name", "node", "status", "error",
-    "start_time", "end_time"}``. Per resource (vmid, else node) the newest task
-    inside the staleness window counts; ``backup_failed`` when it failed
-    (status not ok/success, or containing error/fail, or a non-empty error;
-    running/active never counts as failed). A task without a readable time
-    counts as current.
-
-    Backup records: ``{"pbs": [{"vmid", "backup_time"}], "pve": [{"vmid",
-    "backup_time"}]}`` alongside task lists. ``backup_stale`` when a guest
-    that appears in the output's task lists has backups but its newest
-    ``backup_time`` is older than the staleness window before ``now``.
-
-``pulse_metrics``
-    Averages: ``{"resources": [RES]}`` or one flat RES, where RES is ``{"id",
-    "name", "type", "avg_cpu" | "cpu_percent", "avg_memory" | "mem_percent"}``
-    (the ``avg_`` value wins when positive). ``high_cpu`` / ``high_memory``
-    (warning) when above the CPU / memory percent. Also SMART ``{"disks": [DISK]}``.
-
-``pulse_query``
-    Guest reachability: ``{"guests": [{"id", "name", "type", "status",
-    "reachable": bool}]}``. ``guest_unreachable`` (warning) when ``reachable``
-    is ``false`` and the status is ``running`` or absent.
-
-Times are RFC 3339 (``Z`` or an offset, optional fraction) or
-``YYYY-MM-DD[T ]HH:MM:SS`` taken as UTC. Output may carry text around one JSON
-object. Thresholds are strict: a value equal to a threshold does not fire.
+``detect_reachability_signals`` is separate, as upstream: reachability comes
+from the probe run before Patrol, not from a tool call.
 """
 
 from __future__ import annotations
@@ -54,7 +21,6 @@ from typing import Any
 from reference_impl.signal_readers import signals_in
 from reference_impl.signal_types import (
     METRICS_TOOL,
-    QUERY_TOOL,
     SIGNAL_BACKUP_STALE_THRESHOLD,
     SIGNAL_HIGH_CPU_PERCENT,
     SIGNAL_HIGH_MEMORY_PERCENT,
@@ -62,19 +28,24 @@ from reference_impl.signal_types import (
     SIGNAL_STORAGE_WARNING_PERCENT,
     STORAGE_TOOL,
     DetectedSignal,
+    GuestIntelligence,
     PatrolThresholds,
+    SignalCategory,
     SignalThresholds,
     SignalType,
     ToolCallRecord,
-    as_number,
+    config_number,
 )
 
 __all__ = [
-    "METRICS_TOOL", "QUERY_TOOL", "SIGNAL_BACKUP_STALE_THRESHOLD", "SIGNAL_HIGH_CPU_PERCENT",
+    "METRICS_TOOL", "SIGNAL_BACKUP_STALE_THRESHOLD", "SIGNAL_HIGH_CPU_PERCENT",
     "SIGNAL_HIGH_MEMORY_PERCENT", "SIGNAL_STORAGE_CRITICAL_PERCENT", "SIGNAL_STORAGE_WARNING_PERCENT",
-    "STORAGE_TOOL", "DetectedSignal", "PatrolThresholds", "SignalThresholds", "SignalType", "ToolCallRecord",
-    "default_signal_thresholds", "detect_signals", "signal_thresholds_from_patrol",
+    "STORAGE_TOOL", "DetectedSignal", "GuestIntelligence", "PatrolThresholds", "SignalCategory",
+    "SignalThresholds", "SignalType", "ToolCallRecord", "default_signal_thresholds",
+    "detect_reachability_signals", "detect_signals", "signal_thresholds_from_patrol",
 ]
+
+REACHABILITY_EVIDENCE = "ICMP ping from host node returned no response"
 
 
 def default_signal_thresholds() -> SignalThresholds:
@@ -85,15 +56,17 @@ def signal_thresholds_from_patrol(config: PatrolThresholds | Mapping[str, Any] |
     """Thresholds aligned with the user's alert config, field by field.
 
     ``config`` is a ``PatrolThresholds``, a mapping with the same keys, or
-    ``None``. A field that is missing, zero, negative or not a finite number
-    falls back to its default; backup staleness is always the default.
+    ``None``. A field falls back to its default only when it is zero (Go's
+    unset value); a missing key or a value that is not a number reads as
+    zero. Negative and non-finite values are kept. Backup staleness is always
+    the default.
     """
     defaults = default_signal_thresholds()
 
     def pick(key: str, default: float) -> float:
         raw = config.get(key) if isinstance(config, Mapping) else getattr(config, key, None)
-        number = as_number(raw)
-        return number if number is not None and number > 0 else default
+        number = config_number(raw)
+        return default if number is None or number == 0 else number
 
     return SignalThresholds(
         storage_warning_percent=pick("storage_warning", defaults.storage_warning_percent),
@@ -109,17 +82,38 @@ def detect_signals(
     thresholds: SignalThresholds | None = None,
     now: datetime | None = None,
 ) -> list[DetectedSignal]:
-    """Signals from successful calls, in call order, one per (type, resource)."""
+    """Signals from successful calls, in call order, the first per (type, resource id)."""
     limits = thresholds or default_signal_thresholds()
     moment = _utc(now) if now is not None else datetime.now(timezone.utc)
     seen: set[tuple[SignalType, str]] = set()
     found: list[DetectedSignal] = []
     for call in tool_calls:
+        if call.success is not True:
+            continue
         for signal in signals_in(call, limits, moment):
             key = (signal.signal_type, signal.resource_id)
             if key not in seen:
                 seen.add(key)
                 found.append(signal)
+    return found
+
+
+def detect_reachability_signals(guests: Mapping[str, GuestIntelligence | None]) -> list[DetectedSignal]:
+    """``guest_unreachable`` for each probed guest whose ``reachable`` is ``False``, in mapping order.
+
+    A guest not probed (``reachable`` None) or missing gives nothing; the name
+    falls back to the guest id. These signals are not deduplicated.
+    """
+    found = []
+    for guest_id, guest in guests.items():
+        if guest is None or guest.reachable is not False:
+            continue
+        name = guest.name or guest_id
+        found.append(DetectedSignal(
+            SignalType.GUEST_UNREACHABLE, guest_id, name, guest.guest_type, "warning",
+            f"Guest {name} is running but not responding to ping",
+            SignalCategory.CONNECTIVITY.value, REACHABILITY_EVIDENCE,
+        ))
     return found
 
 

@@ -91,6 +91,8 @@ class Surface:
     emergency_stop: bool = False
     step_up_available: bool = True
     autonomy: str = "full"
+    # asks whether an agent can run actions now; raising ExecutionError means the check itself failed
+    availability_probe: Callable[[str], bool] | None = None
     resolved: set[str] = field(default_factory=set)  # tool session: targets resolved so far
     awaiting_verification: bool = False  # tool session: a write not yet read back
 

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from reference_impl import errors
 from reference_impl.errors import AgentErrorCode, ErrorEnvelope, ToolErrorCode, decode_error_envelope
 
-# Upstream rcourtman/Pulse internal/agentcapabilities/errors.go, in its order.
+# Upstream rcourtman/Pulse internal/agentcapabilities/errors.go, in its order,
+# then the two codes HEAD added (their place in upstream's order is not known).
 UPSTREAM_AGENT_CODES = """
 resource_not_found operator_state_not_set operator_state_invalid invalid_finding_request
 finding_not_found finding_action_not_allowed patrol_unavailable invalid_action_request
@@ -28,6 +29,7 @@ resource_remediation_locked mock_mode_enabled action_executor_unavailable action
 action_queue_query_failed action_queue_encode_failed invalid_action_list_limit
 invalid_action_list_view action_list_failed action_list_encode_failed action_detail_failed
 action_detail_encode_failed raw_command_retired
+action_execution_availability_failed action_refresh_not_allowed
 """.split()
 
 TOOL_CODES = [
@@ -36,11 +38,12 @@ TOOL_CODES = [
 ]
 
 
-def test_agent_codes_are_upstreams_45_in_order():
+def test_agent_codes_are_upstreams_47():
     assert [code.value for code in AgentErrorCode] == UPSTREAM_AGENT_CODES
-    assert len(AgentErrorCode) == 45
+    assert len(AgentErrorCode) == 47
     assert AgentErrorCode.RESOURCE_NOT_FOUND == "resource_not_found"
-    assert list(AgentErrorCode)[-1] is AgentErrorCode.RAW_COMMAND_RETIRED
+    assert AgentErrorCode("action_execution_availability_failed") is AgentErrorCode.ACTION_EXECUTION_AVAILABILITY_FAILED
+    assert AgentErrorCode("action_refresh_not_allowed") is AgentErrorCode.ACTION_REFRESH_NOT_ALLOWED
 
 
 def test_agent_code_names_are_their_values_in_upper_case():
@@ -147,8 +150,17 @@ def test_decode_ignores_unknown_keys_and_null_details():
         '{"error":"e","message":"m","details":"text"}',
         '{"error":"e","message":"m","details":["a"]}',
         '{"error":"e","message":"m","details":{"n":1}}',
-        '{"error":"e","message":"m","details":{"n":null}}',
+        '{"error":1,"error":"e","message":"m"}',
+        '{"error":"e","message":"m","details":{"a":"1"},"details":7}',
+        '{"error":"e","message":"m","details":{"a":"1","n":2}}',
+        '{"error":"e","message":"m","x":NaN}',
+        '{"error":"e","message":"m","x":Infinity}',
+        '{"error":"e","message":"m","x":-Infinity}',
+        '{"error":"e","message":"m"} trailing',
+        '\ufeff{"error":"e","message":"m"}',
+        '{"error":"e","message":null}',
         b"\xff\xfe not utf-8",
+        b'{"error":"e",\xff"message":"m"}',
         "[" * 100_000,
     ],
 )
@@ -166,3 +178,97 @@ def test_decode_refuses_non_text_input():
 def test_decode_never_raises(body):
     result = decode_error_envelope(body)
     assert result is None or (result.error and result.message)
+
+
+# --- Go's encoding/json, as upstream's DecodeErrorEnvelope and json.Marshal use it ---
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '{"ERROR":"e","Message":"m"}',
+        '{"eRRoR":"e","MESSAGE":"m"}',
+        '{"error":"e","me\u017f\u017fage":"m"}',  # LATIN SMALL LETTER LONG S folds to s
+    ],
+)
+def test_keys_match_the_fields_without_regard_to_case(body):
+    assert decode_error_envelope(body) == ErrorEnvelope("e", "m")
+
+
+def test_details_key_folds_too_and_its_own_keys_stay_exact():
+    decoded = decode_error_envelope('{"error":"e","message":"m","DETAIL\u017f":{"Field":"id","field":"x"}}')
+    assert decoded == ErrorEnvelope("e", "m", {"Field": "id", "field": "x"})
+
+
+def test_a_key_that_only_looks_alike_is_unknown():
+    assert decode_error_envelope('{"error":"e","messages":"m"}') is None
+    assert decode_error_envelope('{"error":"e","m\u00e9ssage":"m"}') is None
+
+
+def test_the_last_duplicate_wins_and_null_keeps_a_string():
+    assert decode_error_envelope('{"error":"a","Error":"b","message":"m"}') == ErrorEnvelope("b", "m")
+    assert decode_error_envelope('{"error":"a","error":null,"message":"m"}') == ErrorEnvelope("a", "m")
+
+
+def test_a_null_detail_value_is_an_empty_string():
+    decoded = decode_error_envelope('{"error":"e","message":"m","details":{"n":null,"k":"v"}}')
+    assert decoded is not None and decoded.details == {"n": "", "k": "v"}
+
+
+def test_two_details_objects_merge_and_null_clears_them():
+    merged = decode_error_envelope('{"error":"e","message":"m","details":{"a":"1","b":"2"},"details":{"b":"3"}}')
+    assert merged is not None and merged.details == {"a": "1", "b": "3"}
+    cleared = decode_error_envelope('{"error":"e","message":"m","details":{"a":"1"},"Details":null}')
+    assert cleared == ErrorEnvelope("e", "m")
+
+
+def test_unknown_keys_are_skipped_whatever_number_they_hold():
+    huge = "9" * 5000
+    assert decode_error_envelope('{"error":"e","message":"m","x":1e400}') == ErrorEnvelope("e", "m")
+    assert decode_error_envelope('{"error":"e","message":"m","x":' + huge + "}") == ErrorEnvelope("e", "m")
+    assert decode_error_envelope('{"error":"e","message":"m","x":{"y":[1,{"z":null}]}}') == ErrorEnvelope("e", "m")
+
+
+def test_invalid_utf8_in_a_string_becomes_one_replacement_per_byte():
+    # E2 82 is a truncated three-byte sequence: Go replaces each byte, Python's "replace" folds them.
+    decoded = decode_error_envelope(b'{"error":"a\xe2\x82b","message":"\xff\xfe"}')
+    assert decoded == ErrorEnvelope("a\ufffd\ufffdb", "\ufffd\ufffd")
+    surrogate = decode_error_envelope(b'{"error":"\xed\xa0\x80","message":"m"}')  # UTF-8 of U+D800
+    assert surrogate == ErrorEnvelope("\ufffd\ufffd\ufffd", "m")
+
+
+def test_a_lone_surrogate_escape_becomes_a_replacement_and_a_pair_is_kept():
+    decoded = decode_error_envelope('{"error":"\\ud800x","message":"\\ud83d\\ude00","details":{"\\udc00":"\\ud800"}}')
+    assert decoded == ErrorEnvelope("\ufffdx", "\U0001f600", {"\ufffd": "\ufffd"})
+
+
+def test_whitespace_around_the_object_is_allowed():
+    assert decode_error_envelope(' \t\r\n{"error":"e","message":"m"}\n') == ErrorEnvelope("e", "m")
+
+
+@pytest.mark.parametrize(
+    ("text", "escaped"),
+    [
+        ("<", "\\u003c"),
+        (">", "\\u003e"),
+        ("&", "\\u0026"),
+        ("\u2028", "\\u2028"),
+        ("\u2029", "\\u2029"),
+        ("\x01", "\\u0001"),
+        ("\x1f", "\\u001f"),
+        ("\b\f\n\r\t", "\\b\\f\\n\\r\\t"),
+        ('"\\', '\\"\\\\'),
+        ("\x7f\u00e9\U0001f600", "\x7f\u00e9\U0001f600"),
+        ("\ud800", "\\ufffd"),
+    ],
+)
+def test_encoding_escapes_as_go_does(text, escaped):
+    body = ErrorEnvelope("e", text, {"k": text}).to_json()
+    assert body == f'{{"error":"e","message":"{escaped}","details":{{"k":"{escaped}"}}}}'
+
+
+def test_an_html_fragment_in_a_message_round_trips_through_its_escapes():
+    envelope = ErrorEnvelope("invalid_id", "id <vm/1> & more\u2028")
+    body = envelope.to_json()
+    assert "<" not in body and ">" not in body and "&" not in body and "\u2028" not in body
+    assert decode_error_envelope(body) == envelope

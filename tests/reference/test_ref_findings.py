@@ -1,4 +1,4 @@
-"""The full decision table of Finding.should_investigate."""
+"""The full decision table of Finding.should_investigate, as upstream ShouldInvestigate decides it."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from reference_impl import findings
 from reference_impl.findings import (
     INVESTIGATION_COOLDOWN,
+    INVESTIGATION_FIX_RETRY_COOLDOWN,
     INVESTIGATION_TIMEOUT_COOLDOWN,
     MAX_INVESTIGATION_ATTEMPTS,
     Finding,
@@ -23,6 +24,8 @@ from reference_impl.findings import (
 
 NOW = datetime(2025, 6, 1, 9, 30, tzinfo=timezone.utc)
 ALLOWED_AUTONOMY = ["approval", "assisted", "full"]
+# Upstream refuses only "" and "monitor" itself; any other string passes the autonomy check.
+PASSING_UNKNOWN_AUTONOMY = ["yolo", "FULL", "Monitor", " monitor", "monitor "]
 TERMINAL = ["fix_verified", "resolved", "fix_rejected", "cannot_fix", "needs_attention", "fix_verification_unknown"]
 NON_TERMINAL = ["", "fix_executed", "fix_failed", "fix_verification_failed", "timed_out"]
 
@@ -36,6 +39,7 @@ def test_constants():
     assert MAX_INVESTIGATION_ATTEMPTS == 3
     assert INVESTIGATION_COOLDOWN == timedelta(hours=1)
     assert INVESTIGATION_TIMEOUT_COOLDOWN == timedelta(minutes=10)
+    assert INVESTIGATION_FIX_RETRY_COOLDOWN == timedelta(minutes=20)
 
 
 def test_constants_are_literal_module_assignments():
@@ -48,12 +52,13 @@ def test_constants_are_literal_module_assignments():
     assert assigned["MAX_INVESTIGATION_ATTEMPTS"] == "3"
     assert assigned["INVESTIGATION_COOLDOWN"] == "timedelta(hours=1)"
     assert assigned["INVESTIGATION_TIMEOUT_COOLDOWN"] == "timedelta(minutes=10)"
+    assert assigned["INVESTIGATION_FIX_RETRY_COOLDOWN"] == "timedelta(minutes=20)"
 
 
 # --- allowed paths --------------------------------------------------------------
 
 
-@pytest.mark.parametrize("autonomy", ALLOWED_AUTONOMY)
+@pytest.mark.parametrize("autonomy", ALLOWED_AUTONOMY + PASSING_UNKNOWN_AUTONOMY)
 @pytest.mark.parametrize("severity", ["warning", "critical"])
 @pytest.mark.parametrize("outcome", NON_TERMINAL)
 def test_allowed(autonomy, severity, outcome):
@@ -90,8 +95,8 @@ REFUSALS = [
     ("autonomy unset", fresh(), None, Refusal.AUTONOMY_DISABLED),
     ("autonomy empty", fresh(), "", Refusal.AUTONOMY_DISABLED),
     ("autonomy monitor", fresh(), "monitor", Refusal.AUTONOMY_DISABLED),
-    ("autonomy unknown", fresh(), "yolo", Refusal.AUTONOMY_DISABLED),
-    ("autonomy wrong case", fresh(), "FULL", Refusal.AUTONOMY_DISABLED),
+    ("autonomy monitor member", fresh(), findings.AutonomyLevel.MONITOR, Refusal.AUTONOMY_DISABLED),
+    ("unknown autonomy then severity", fresh(severity="info"), "yolo", Refusal.NOT_ACTIONABLE),
     ("resolved", fresh(resolved_at=NOW - timedelta(days=1)), "full", Refusal.INACTIVE),
     ("dismissed", fresh(dismissed_reason="not_an_issue"), "full", Refusal.INACTIVE),
     ("suppressed", fresh(suppressed=True), "full", Refusal.INACTIVE),
@@ -115,6 +120,15 @@ REFUSALS = [
         "full",
         Refusal.COOLDOWN,
     ),
+    *[
+        (
+            f"inside fix retry cooldown after {o}",
+            fresh(investigation_outcome=o, last_investigated_at=NOW - timedelta(minutes=19, seconds=59)),
+            "full",
+            Refusal.COOLDOWN,
+        )
+        for o in ("fix_failed", "fix_verification_failed")
+    ],
 ]
 
 
@@ -133,8 +147,9 @@ def test_every_refusal_reason_is_exercised():
 
 @pytest.mark.parametrize(
     "outcome, cooldown",
-    [("", INVESTIGATION_COOLDOWN), ("fix_failed", INVESTIGATION_COOLDOWN), ("fix_verification_failed", INVESTIGATION_COOLDOWN),
-     ("fix_executed", INVESTIGATION_COOLDOWN), ("timed_out", INVESTIGATION_TIMEOUT_COOLDOWN)],
+    [("", timedelta(hours=1)), ("fix_failed", timedelta(minutes=20)), ("fix_verification_failed", timedelta(minutes=20)),
+     ("fix_executed", timedelta(hours=1)), ("timed_out", timedelta(minutes=10)), ("Fix_Failed", timedelta(hours=1)),
+     ("fix_queued_later", timedelta(hours=1))],
 )
 @pytest.mark.parametrize(
     "offset, allowed",
@@ -150,6 +165,15 @@ def test_timeout_cooldown_is_the_shorter_one():
     fifteen_minutes_ago = NOW - timedelta(minutes=15)
     assert fresh(investigation_outcome="timed_out", last_investigated_at=fifteen_minutes_ago).should_investigate("full", NOW)
     assert not fresh(investigation_outcome="", last_investigated_at=fifteen_minutes_ago).should_investigate("full", NOW)
+    assert not fresh(investigation_outcome="fix_failed", last_investigated_at=fifteen_minutes_ago).should_investigate("full", NOW)
+
+
+@pytest.mark.parametrize("outcome", ["fix_failed", "fix_verification_failed"])
+def test_a_failed_fix_is_retried_after_twenty_minutes_not_an_hour(outcome):
+    assert fresh(investigation_outcome=outcome, last_investigated_at=NOW - timedelta(minutes=20)).should_investigate("full", NOW)
+    assert fresh(investigation_outcome=outcome, last_investigated_at=NOW - timedelta(minutes=25)).should_investigate("full", NOW)
+    refused = fresh(investigation_outcome=outcome, last_investigated_at=NOW - timedelta(minutes=20) + timedelta(microseconds=1))
+    assert refused.investigation_refusal("full", NOW) is Refusal.COOLDOWN
 
 
 def test_naive_times_are_utc():
@@ -196,7 +220,7 @@ def test_checks_run_in_the_documented_order():
 
 @settings(deadline=None, max_examples=400)
 @given(
-    autonomy=st.sampled_from([None, "", "monitor", "approval", "assisted", "full", "other"]),
+    autonomy=st.sampled_from([None, "", "monitor", "MONITOR", "approval", "assisted", "full", "other"]),
     severity=st.sampled_from(["info", "watch", "warning", "critical", ""]),
     resolved=st.booleans(),
     dismissed=st.sampled_from(["", "not_an_issue"]),
@@ -221,9 +245,9 @@ def test_decision_is_the_conjunction_of_the_rules(
         investigation_attempts=attempts,
         last_investigated_at=None if since is None else NOW - timedelta(minutes=since),
     )
-    cooldown_minutes = 10 if outcome == "timed_out" else 60
+    cooldown_minutes = {"timed_out": 10, "fix_failed": 20, "fix_verification_failed": 20}.get(outcome, 60)
     expected = (
-        autonomy in ALLOWED_AUTONOMY
+        autonomy not in (None, "", "monitor")
         and not (resolved or dismissed or suppressed)
         and not (snooze is not None and snooze > 0)
         and outcome != "fix_queued"

@@ -1,4 +1,8 @@
-"""Contract tests of reference_impl.loop, measured with an instrumented executor."""
+"""Contract tests of reference_impl.loop: concurrency, the run, final answers and the summary call.
+
+The harness (scripted provider, instrumented executor, call builders) lives here and is
+shared by the other ``test_ref_loop_*`` modules.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +10,11 @@ import ast
 import asyncio
 import inspect
 from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 import pytest
 
 import reference_impl.loop as loop_module
-from reference_impl.errors import decode_error_envelope
 from reference_impl.fsm import SessionState
 from reference_impl.loop import (
     MAX_LOOK_GATE_BLOCKS,
@@ -21,14 +25,7 @@ from reference_impl.loop import (
     ToolCall,
     ToolResult,
 )
-from reference_impl.loop_phases import (
-    BUDGET_TEXT,
-    LOOK_FIRST_TEXT,
-    LOOP_DETECTED_TEXT,
-    MAX_IDENTICAL_CALLS,
-    NON_INTERACTIVE_TEXT,
-    SKIPPED_TEXT,
-)
+from reference_impl.loop_phases import SUMMARY_PROMPT
 from reference_impl.tools import (
     PATROL_GET_FINDINGS,
     PATROL_REPORT_FINDING,
@@ -63,6 +60,7 @@ class Recorder:
     ) -> None:
         self.delay = delay
         self.fail = set(fail)
+        self.outputs: dict[str, str] = {}
         self.in_flight = 0
         self.peak = 0
         self.events: list[tuple[str, str]] = []
@@ -80,15 +78,19 @@ class Recorder:
         finally:
             self.in_flight -= 1
             self.events.append(("end", call.id))
-        return ToolResult(call.id, f"out:{call.id}", is_error=call.id in self.fail)
+        return ToolResult(call.id, self.outputs.get(call.id, f"out:{call.id}"), is_error=call.id in self.fail)
 
 
-def calls_turn(*calls: ToolCall) -> ProviderTurn:
-    return ProviderTurn(text="", tool_calls=list(calls))
+def calls_turn(*calls: ToolCall, text: str = "") -> ProviderTurn:
+    return ProviderTurn(text=text, tool_calls=list(calls))
 
 
 def read(call_id: str, **args: object) -> ToolCall:
     return ToolCall(call_id, PULSE_READ, {"resource_id": call_id, **args})
+
+
+def query(call_id: str) -> ToolCall:
+    return ToolCall(call_id, PULSE_QUERY, {"action": "search", "query": call_id})
 
 
 def question(call_id: str) -> ToolCall:
@@ -99,7 +101,15 @@ def restart(call_id: str) -> ToolCall:
     return ToolCall(call_id, PULSE_CONTROL, {"action": "restart", "target": call_id})
 
 
-def run(provider: ScriptedProvider, execute: Recorder, **kwargs: object) -> LoopResult:
+def report(call_id: str) -> ToolCall:
+    return ToolCall(call_id, PATROL_REPORT_FINDING, {"resource_id": call_id, "title": "disk full"})
+
+
+def get_findings(call_id: str) -> ToolCall:
+    return ToolCall(call_id, PATROL_GET_FINDINGS, {"marker": call_id})
+
+
+def run(provider: ScriptedProvider, execute: Recorder, **kwargs: Any) -> LoopResult:
     result = asyncio.run(AgenticLoop(provider, execute, **kwargs).run("check my fleet"))
     assert_paired(result.messages)
     return result
@@ -168,155 +178,6 @@ def test_exactly_one_semaphore_call_inside_agentic_loop() -> None:
     assert MAX_LOOK_GATE_BLOCKS == 2
 
 
-def test_findings_read_before_write_batch_runs_strictly_in_order() -> None:
-    batch = [
-        ToolCall("f1", PATROL_GET_FINDINGS, {}),
-        ToolCall("r1", PATROL_REPORT_FINDING, {"title": "disk full"}),
-        ToolCall("f2", PATROL_GET_FINDINGS, {"status": "open"}),
-        read("p1"),
-    ]
-    recorder = Recorder(delay=lambda call: 0.02 if call.id == "f1" else 0.005)
-    provider = ScriptedProvider([calls_turn(ToolCall("q", PULSE_QUERY, {})), calls_turn(*batch)])
-    result = run(provider, recorder)
-    assert recorder.peak == 1
-    expected = []
-    for call in [ToolCall("q", PULSE_QUERY, {}), *batch]:
-        expected += [("start", call.id), ("end", call.id)]
-    assert recorder.events == expected
-    # the read after the write ran after it, so it verified it: the final answer is accepted
-    assert result.stop_reason == "final" and result.turns == 3
-    assert result.fsm.state is SessionState.READING and result.fsm.wrote_this_episode
-
-
-def test_findings_read_without_lifecycle_write_runs_concurrently() -> None:
-    batch = [ToolCall("f1", PATROL_GET_FINDINGS, {}), read("p1"), ToolCall("m1", PULSE_METRICS, {})]
-    recorder = Recorder()
-    run(ScriptedProvider([calls_turn(*batch)]), recorder)
-    assert recorder.peak == 3
-
-
-# -- pulse_question and the look-before-asking gate ---------------------------
-
-
-def test_question_is_asked_alone_and_siblings_are_skipped() -> None:
-    provider = ScriptedProvider(
-        [calls_turn(read("look")), calls_turn(read("a"), question("ask"), ToolCall("m", PULSE_METRICS, {}))]
-    )
-    recorder = Recorder()
-    result = run(provider, recorder)
-    assert recorder.ran == ["look", "ask"]
-    answers = tool_messages(result)
-    assert answers["ask"]["content"] == "out:ask" and not answers["ask"]["is_error"]
-    for skipped in ("a", "m"):
-        assert answers[skipped]["content"] == SKIPPED_TEXT and answers[skipped]["is_error"]
-
-
-def test_two_gate_refusals_then_the_question_passes() -> None:
-    provider = ScriptedProvider([calls_turn(question(f"q{i}")) for i in range(1, MAX_LOOK_GATE_BLOCKS + 2)])
-    recorder = Recorder()
-    result = run(provider, recorder)
-    answers = tool_messages(result)
-    assert [answers[f"q{i}"]["content"] for i in (1, 2)] == [LOOK_FIRST_TEXT] * 2
-    assert all(answers[f"q{i}"]["is_error"] for i in (1, 2))
-    assert answers["q3"]["content"] == "out:q3"
-    assert recorder.ran == ["q3"]
-
-
-def test_any_real_attempt_satisfies_the_gate_even_a_blocked_one() -> None:
-    recorder = Recorder()
-    result = run(ScriptedProvider([calls_turn(restart("w")), calls_turn(question("q"))]), recorder)
-    assert decode_error_envelope(tool_messages(result)["w"]["content"]).error == "FSM_BLOCKED"
-    assert recorder.ran == ["q"]
-
-
-def test_refused_question_lets_its_siblings_run() -> None:
-    provider = ScriptedProvider([calls_turn(question("q1"), read("a")), calls_turn(question("q2"))])
-    recorder = Recorder()
-    result = run(provider, recorder)
-    assert tool_messages(result)["q1"]["content"] == LOOK_FIRST_TEXT
-    assert recorder.ran == ["a", "q2"]
-
-
-def test_non_interactive_question_refused_while_siblings_run() -> None:
-    provider = ScriptedProvider(
-        [calls_turn(read("a"), question("q"), ToolCall("m", PULSE_METRICS, {})), calls_turn(question("q2"))]
-    )
-    recorder = Recorder()
-    result = run(provider, recorder, interactive=False)
-    answers = tool_messages(result)
-    for refused in ("q", "q2"):
-        assert answers[refused]["content"] == NON_INTERACTIVE_TEXT and answers[refused]["is_error"]
-    assert sorted(recorder.ran) == ["a", "m"]
-    assert recorder.peak == 2
-
-
-# -- phase 1: FSM gate, loop detection, budget --------------------------------
-
-
-def test_write_before_any_target_is_fsm_blocked_and_recovers() -> None:
-    provider = ScriptedProvider(
-        [
-            calls_turn(restart("w1")),
-            calls_turn(ToolCall("q", PULSE_QUERY, {})),
-            calls_turn(restart("w2")),
-            calls_turn(read("check")),
-        ]
-    )
-    recorder = Recorder()
-    result = run(provider, recorder)
-    envelope = decode_error_envelope(tool_messages(result)["w1"]["content"])
-    assert envelope is not None and envelope.error == "FSM_BLOCKED"
-    assert envelope.details["state"] == "RESOLVING" and envelope.details["tool"] == PULSE_CONTROL
-    assert envelope.details["recovery_id"]
-    assert recorder.ran == ["q", "w2", "check"]
-    # the recovery opened by the block was cleared by w2's success
-    assert result.fsm.pending_recoveries == {}
-    assert len(provider.seen) == 5 and result.stop_reason == "final"
-
-
-def test_blocked_write_is_tracked_for_recovery() -> None:
-    recorder = Recorder()
-    result = run(ScriptedProvider([calls_turn(restart("w"))]), recorder)
-    pending = list(result.fsm.pending_recoveries.values())
-    assert [(p.tool, p.error_code) for p in pending] == [(PULSE_CONTROL, "FSM_BLOCKED")]
-    assert recorder.ran == []
-
-
-def test_write_beside_the_resolve_that_would_target_it_is_blocked() -> None:
-    recorder = Recorder()
-    result = run(ScriptedProvider([calls_turn(ToolCall("q", PULSE_QUERY, {}), restart("w"))]), recorder)
-    assert decode_error_envelope(tool_messages(result)["w"]["content"]).error == "FSM_BLOCKED"
-    assert recorder.ran == ["q"]
-
-
-def test_second_write_in_one_turn_is_blocked() -> None:
-    provider = ScriptedProvider(
-        [calls_turn(read("look")), calls_turn(restart("w1"), restart("w2")), calls_turn(read("v"))]
-    )
-    recorder = Recorder()
-    result = run(provider, recorder)
-    envelope = decode_error_envelope(tool_messages(result)["w2"]["content"])
-    assert envelope.error == "FSM_BLOCKED" and envelope.details["state"] == "VERIFYING"
-    assert recorder.ran == ["look", "w1", "v"]
-
-
-def test_repeated_identical_call_is_refused_as_a_loop() -> None:
-    repeats = MAX_IDENTICAL_CALLS + 2
-    provider = ScriptedProvider([calls_turn(read("same")) for _ in range(repeats)])
-    recorder = Recorder()
-    result = run(provider, recorder)
-    answers = [m["content"] for m in result.messages if m["role"] == "tool"]
-    assert answers == ["out:same"] * MAX_IDENTICAL_CALLS + [LOOP_DETECTED_TEXT] * 2
-    assert len(recorder.ran) == MAX_IDENTICAL_CALLS
-
-
-def test_tool_call_budget_per_run() -> None:
-    recorder = Recorder()
-    result = run(ScriptedProvider([calls_turn(read("a"), read("b"), read("c"))]), recorder, max_tool_calls=2)
-    assert tool_messages(result)["c"]["content"] == BUDGET_TEXT
-    assert recorder.ran == ["a", "b"]
-
-
 def test_executor_failure_becomes_an_error_result() -> None:
     async def broken(call: ToolCall) -> ToolResult:
         raise OSError("connection reset")
@@ -328,7 +189,20 @@ def test_executor_failure_becomes_an_error_result() -> None:
     assert result.fsm.state is SessionState.RESOLVING  # a failed read establishes nothing
 
 
-# -- final answers and max_turns ----------------------------------------------
+def test_provider_sees_each_result_before_its_next_turn() -> None:
+    provider = ScriptedProvider([calls_turn(read("a"), ToolCall("m", PULSE_METRICS, {}))])
+    run(provider, Recorder())
+    second = provider.seen[1]
+    assert [m["role"] for m in second] == ["user", "assistant", "tool", "tool"]
+    assert [m["tool_call_id"] for m in second[2:]] == ["a", "m"]
+
+
+def test_max_turns_must_be_positive() -> None:
+    with pytest.raises(ValueError):
+        AgenticLoop(ScriptedProvider([]), Recorder(), max_turns=0)
+
+
+# -- final answers, max_turns and the final summary call -----------------------
 
 
 def test_final_answer_after_unverified_write_sends_the_model_back() -> None:
@@ -342,42 +216,79 @@ def test_final_answer_after_unverified_write_sends_the_model_back() -> None:
     assert result.stop_reason == "final" and result.turns == 5 and result.final_text == "all done"
 
 
-def test_read_beside_the_write_does_not_verify_it() -> None:
-    provider = ScriptedProvider([calls_turn(read("look")), calls_turn(restart("w"), read("v"))])
-    result = run(provider, Recorder(), max_turns=4)
-    assert result.fsm.state is SessionState.VERIFYING
-    assert result.stop_reason == "max_turns" and result.turns == 4
-
-
-def test_max_turns_bounds_a_model_that_never_stops_calling_tools() -> None:
+def test_max_turns_ends_with_one_summary_call_without_tools() -> None:
     counter = iter(range(1000))
 
     class Endless(ScriptedProvider):
         async def complete(self, messages: list[dict]) -> ProviderTurn:
             self.seen.append(messages)
+            if messages[-1]["content"] == SUMMARY_PROMPT:
+                return calls_turn(read("ignored"), text="three reads, all healthy")
             return calls_turn(read(f"r{next(counter)}"))
 
     provider = Endless([])
-    result = run(provider, Recorder(delay=lambda call: 0), max_turns=3)
-    assert len(provider.seen) == 3 and result.turns == 3 and result.stop_reason == "max_turns"
+    recorder = Recorder(delay=lambda call: 0)
+    result = run(provider, recorder, max_turns=3)
+    assert result.turns == 3 and result.stop_reason == "max_turns"
+    assert len(provider.seen) == 4  # three loop turns, then the summary
+    summary_request = provider.seen[3]
+    assert summary_request[-1] == {"role": "user", "content": SUMMARY_PROMPT}
+    assert summary_request[:-1] == result.messages[:-1]  # the prompt is not kept in the transcript
+    assert recorder.ran == ["r0", "r1", "r2"]  # the summary's tool call never runs
+    assert result.messages[-1] == {"role": "assistant", "content": "three reads, all healthy"}
+    assert result.final_text == "three reads, all healthy"
 
 
-def test_max_turns_bounds_evidence_requests() -> None:
+def test_max_turns_bounds_evidence_requests_then_asks_for_a_summary() -> None:
     script = [calls_turn(read("look")), calls_turn(restart("w"))]
     provider = ScriptedProvider(script, after=ProviderTurn(text="done"))
     result = run(provider, Recorder(), max_turns=5)
-    assert len(provider.seen) == 5 and result.stop_reason == "max_turns"
+    assert result.stop_reason == "max_turns" and result.turns == 5
+    # 1 prompt + 3 refused answers, each followed by an evidence request; the summary is asked last
     assert sum(1 for m in result.messages if m["role"] == "user") == 1 + 3
+    assert len(provider.seen) == 6 and provider.seen[5][-1]["content"] == SUMMARY_PROMPT
+    assert result.final_text == "done"
 
 
-def test_provider_sees_each_result_before_its_next_turn() -> None:
-    provider = ScriptedProvider([calls_turn(read("a"), question("q"))])
-    run(provider, Recorder())
-    second = provider.seen[1]
-    assert [m["role"] for m in second] == ["user", "assistant", "tool", "tool"]
-    assert [m["tool_call_id"] for m in second[2:]] == ["a", "q"]
+def test_final_turn_without_text_after_tools_gets_a_summary() -> None:
+    provider = ScriptedProvider([calls_turn(read("a")), ProviderTurn(text="   ")], after=ProviderTurn(text="a is fine"))
+    result = run(provider, Recorder())
+    assert result.stop_reason == "final" and result.turns == 2
+    assert len(provider.seen) == 3
+    # the empty answer is dropped from the summary request, which ends with the prompt
+    assert [m["role"] for m in provider.seen[2]] == ["user", "assistant", "tool", "user"]
+    assert result.final_text == "a is fine"
 
 
-def test_max_turns_must_be_positive() -> None:
-    with pytest.raises(ValueError):
-        AgenticLoop(ScriptedProvider([]), Recorder(), max_turns=0)
+def test_text_written_before_the_tool_results_is_not_a_final_answer() -> None:
+    provider = ScriptedProvider([calls_turn(read("a"), text="checking a"), ProviderTurn()], after=ProviderTurn(text="ok"))
+    result = run(provider, Recorder())
+    assert len(provider.seen) == 3 and result.final_text == "ok"
+
+
+def test_a_final_answer_with_text_makes_no_summary_call() -> None:
+    provider = ScriptedProvider([calls_turn(read("a"))], after=ProviderTurn(text="a is fine"))
+    result = run(provider, Recorder())
+    assert len(provider.seen) == 2 and result.final_text == "a is fine"
+
+
+def test_failed_summary_call_falls_back_without_quoting_tool_output() -> None:
+    class Failing(ScriptedProvider):
+        async def complete(self, messages: list[dict]) -> ProviderTurn:
+            if messages[-1]["content"] == SUMMARY_PROMPT:
+                raise TimeoutError("provider stalled")
+            return await super().complete(messages)
+
+    provider = Failing([calls_turn(read("a"), read("b")), ProviderTurn()])
+    result = run(provider, Recorder(fail=["b"]))
+    fallback = result.final_text
+    assert result.messages[-1] == {"role": "assistant", "content": fallback}
+    assert "1 tool call(s) succeeded (pulse_read)" in fallback and "1 tool call(s) failed" in fallback
+    assert "out:a" not in fallback and "out:b" not in fallback
+
+
+def test_empty_summary_falls_back_even_when_no_tool_ran() -> None:
+    provider = ScriptedProvider([], after=ProviderTurn())
+    result = run(provider, Recorder())
+    assert len(provider.seen) == 2 and result.stop_reason == "final"
+    assert "no tool ran" in result.final_text

@@ -89,6 +89,10 @@ def make_surface(**overrides: Any) -> Surface:
     return surface
 
 
+def _broken_probe(agent: str) -> bool:
+    raise ExecutionError(f"{agent} did not answer")
+
+
 def _bad_metadata_store() -> ActionStore:
     return ActionStore([_action("a-odd", "pending", metadata={"handle": object()})])
 
@@ -189,6 +193,9 @@ CASES: list[Case] = [
     Case("execute_action", "dry-run only", _run("a-snapshot"), A.ACTION_DRY_RUN_ONLY),
     Case("execute_action", "dry-run of dry-run only", _run("a-snapshot", dryRun=True), None),
     Case("execute_action", "agent not ready", _run("a-unready"), A.ACTION_EXECUTOR_UNAVAILABLE),
+    Case("execute_action", "probe says busy", _run("a-approved"), A.ACTION_EXECUTOR_UNAVAILABLE, {"availability_probe": lambda agent: False}),
+    Case("execute_action", "probe fails", _run("a-approved"), A.ACTION_EXECUTION_AVAILABILITY_FAILED, {"availability_probe": _broken_probe}),
+    Case("execute_action", "probe says ready", _run("a-approved"), None, {"availability_probe": lambda agent: agent == "node-a"}),
     Case("execute_action", "run", _run("a-approved"), None),
     Case("execute_action", "run fails", _run("a-boom"), None),
     *_load_cases("finish_action", {"succeeded": True}, A.ACTION_QUEUE_QUERY_FAILED),
@@ -196,7 +203,9 @@ CASES: list[Case] = [
     Case("finish_action", "not running", {"actionId": "a-approved", "succeeded": True}, A.ACTION_NOT_EXECUTING),
     Case("finish_action", "finish", {"actionId": "a-executing", "succeeded": False}, None),
     *_load_cases("refresh_action", {}, A.ACTION_QUEUE_QUERY_FAILED),
-    Case("refresh_action", "approved", {"actionId": "a-approved"}, A.ACTION_NOT_PENDING),
+    Case("refresh_action", "approved", {"actionId": "a-approved"}, A.ACTION_REFRESH_NOT_ALLOWED),
+    Case("refresh_action", "executing", {"actionId": "a-executing"}, A.ACTION_REFRESH_NOT_ALLOWED),
+    Case("refresh_action", "completed", {"actionId": "a-completed"}, A.ACTION_REFRESH_NOT_ALLOWED),
     Case("refresh_action", "expired pending", {"actionId": "a-expired"}, None),
     Case("list_actions", "zero", {"limit": 0}, A.INVALID_ACTION_LIST_LIMIT),
     Case("list_actions", "too many", {"limit": 201}, A.INVALID_ACTION_LIST_LIMIT),
@@ -291,7 +300,7 @@ def test_every_manifest_code_is_emitted_by_some_handler():
 
 def test_manifest_declares_the_whole_vocabulary():
     assert MANIFEST.error_codes == frozenset(AgentErrorCode) | frozenset(ToolErrorCode)
-    assert len(MANIFEST.error_codes) == 45 + 11
+    assert len(MANIFEST.error_codes) == 47 + 11
 
 
 def test_shipped_manifest_and_handlers_agree():
@@ -388,6 +397,22 @@ def test_plan_decide_execute_flow():
     assert done == {"actionId": "r-1", "status": "completed", "output": "restart ok on node-a"}
     final = HANDLERS["execute_action"](s, {"actionId": "r-1", "planHash": planned["planHash"]})
     assert isinstance(final, ErrorEnvelope) and final.error == A.ACTION_EXECUTION_FINAL
+
+
+def test_refresh_renews_a_pending_lease_and_bumps_the_version():
+    s = make_surface()
+    renewed = HANDLERS["refresh_action"](s, {"actionId": "a-expired"})
+    action = s.actions.get("a-expired")
+    assert renewed == {"actionId": "a-expired", "expiresAt": (NOW + timedelta(minutes=15)).isoformat()}
+    assert action.version == 2 and action.status == "pending"
+
+
+def test_an_availability_probe_that_fails_leaves_the_action_approved():
+    s = make_surface(availability_probe=_broken_probe)
+    result = HANDLERS["execute_action"](s, _run("a-approved"))
+    assert isinstance(result, ErrorEnvelope) and result.error == A.ACTION_EXECUTION_AVAILABILITY_FAILED
+    assert "node-a did not answer" in result.message
+    assert s.actions.get("a-approved").status == "approved"
 
 
 def test_failed_execution_marks_the_action_failed():
