@@ -252,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
         planted = make_tree(Path(tmp), args.go_files, args.md_files)
         built = time.perf_counter() - started
         started = time.perf_counter()
-        found = discover(Path(tmp), jobs=args.jobs)
+        found = discover(Path(tmp), jobs=args.jobs, limit=None)
         seconds = time.perf_counter() - started
         s = found.stats
         print(f"tree: {planted.files} files, {planted.bytes / 1e6:.1f} MB (built in {built:.1f} s)")

@@ -34,6 +34,7 @@ def _common(sub: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from driftguard.coverage import COVERAGE_FORMATS
     from driftguard.reporters import CHECK_FORMATS, REPORT_FORMATS
 
     parser = argparse.ArgumentParser(
@@ -68,10 +69,32 @@ def build_parser() -> argparse.ArgumentParser:
     discover.add_argument("--output", metavar="F", help="write the proposed config to F instead of standard output")
     discover.add_argument("--force", action="store_true", help="let --output replace an existing file")
     discover.add_argument("--jobs", type=int, metavar="N", help="worker processes (default: one per core)")
+    discover.add_argument("--all", action="store_true", help="prove and write every proposal, not only the best 20")
 
     selftest = subs.add_parser("selftest", help="prove each rule can fail: mutate a copy of its files and re-judge")
     _common(selftest)
+
+    coverage = subs.add_parser("coverage", help="which claims of the documents some rule guards, and which none does")
+    coverage.add_argument("paths", nargs="*", metavar="PATHS",
+                          help="only these documents, a folder for the markdown under it "
+                               "(default: every document a rule reads)")
+    coverage.add_argument("--format", choices=list(COVERAGE_FORMATS), default="text",
+                          help="text (default), json, or html (a page; needs --output F)")
+    coverage.add_argument("--show-missing", action="store_true", help="list the unguarded spans with their lines")
+    coverage.add_argument("--fail-under", type=_percent, metavar="PCT",
+                          help="exit 1 when the total percent guarded is below PCT")
+    _common(coverage)
     return parser
+
+
+def _percent(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"expected a percent from 0 to 100, got {text!r}")
+    return value
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -88,7 +111,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return command(args)
     except DriftguardError as exc:
         print(printable(f"{exc.location or 'driftguard'}: error: {exc.message}"), file=sys.stderr)
-        fmt = getattr(args, "format", "text")
+        fmt = getattr(args, "format", "text") if args.command in ("check", "report") else "text"
         if isinstance(exc, OutputRefused):
             return ExitCode.ERROR  # the error document would go to the very file that was refused
         if fmt in ("github", "sarif"):  # machine formats still get a document that says why
@@ -210,12 +233,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     config = _load(args)
     rules = None
     if args.paths:
-        from driftguard.model import ConfigError, Location
-
-        for given in args.paths:
-            if not Path(given).exists():
-                raise ConfigError("no such file or folder; every path given to check must exist", Location(given))
-        rules = rules_touching(config, [_relative(p, config.root) for p in args.paths])
+        rules = rules_touching(config, _given_paths(args.paths, config, "check"))
         if not rules:
             print(f"driftguard: no rule reads {', '.join(args.paths)}; nothing to judge", file=sys.stderr)
     result = Engine(config, _cache(args)).run(rules)
@@ -270,7 +288,7 @@ def cmd_fix(args: argparse.Namespace) -> int:
 
 
 def cmd_discover(args: argparse.Namespace) -> int:
-    from driftguard.discover import discover, render_config, render_summary
+    from driftguard.discover import LIMIT, discover, render_config, render_summary
     from driftguard.model import ConfigError
 
     root = Path(args.root)
@@ -279,18 +297,57 @@ def cmd_discover(args: argparse.Namespace) -> int:
     if args.output and Path(args.output).exists() and not args.force:
         raise OutputRefused(f"--output {args.output}: the file exists; pass --force to replace it "
                             "(nothing was written)")
-    found = discover(root.resolve(), jobs=args.jobs)
+    from driftguard.progress import Progress
+
+    with Progress() as progress:
+        found = discover(root.resolve(), jobs=args.jobs, limit=None if args.all else LIMIT, progress=progress)
     _emit(args, render_config(found))
     print(render_summary(found), file=sys.stderr)
     return ExitCode.CLEAN
 
 
 def cmd_selftest(args: argparse.Namespace) -> int:
+    from driftguard.progress import Progress
     from driftguard.selftest import render_selftest, run_selftest
 
-    result = run_selftest(_load(args))
+    config = _load(args)
+    with Progress() as progress:
+        result = run_selftest(config, progress)
     _emit(args, render_selftest(result))
     return result.exit_code
+
+
+def cmd_coverage(args: argparse.Namespace) -> int:
+    from driftguard.coverage import coverage_renderer
+    from driftguard.coverage.measure import measure_coverage
+    from driftguard.progress import Progress
+
+    if args.format == "html" and not args.output:
+        raise ConfigError("--format html writes a page: name its file with --output F")
+    config = _load(args)
+    paths = _given_paths(args.paths, config, "coverage")
+    with Progress() as progress:
+        result = measure_coverage(config, paths, _cache(args), progress)
+    _emit(args, coverage_renderer(args.format)(result, args.show_missing))
+    for error in result.errors:
+        print(printable(error), file=sys.stderr)
+    if result.errors:
+        return ExitCode.ERROR
+    if args.fail_under is not None and result.percent < args.fail_under:
+        print(f"driftguard: total coverage {result.percent}% is below --fail-under {args.fail_under:g}",
+              file=sys.stderr)
+        return ExitCode.DRIFT
+    return ExitCode.CLEAN
+
+
+def _given_paths(paths: Sequence[str], config: Config, command: str) -> list[str]:
+    """``paths`` relative to the config's root; ConfigError naming the first that does not exist."""
+    from driftguard.model import Location
+
+    for given in paths:
+        if not Path(given).exists():
+            raise ConfigError(f"no such file or folder; every path given to {command} must exist", Location(given))
+    return [_relative(p, config.root) for p in paths]
 
 
 def _relative(path: str, root: Path) -> str:
@@ -308,4 +365,5 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "selftest": cmd_selftest,
     "fix": cmd_fix,
     "discover": cmd_discover,
+    "coverage": cmd_coverage,
 }

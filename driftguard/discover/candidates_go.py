@@ -9,10 +9,11 @@ very selector, so an emitted config reads exactly what discovery saw.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 from driftguard.config.specs import Constant, Constants, MapKeys, StringMethod
 from driftguard.discover.go_skeleton import skeleton
-from driftguard.discover.groups import affix_groups
+from driftguard.discover.groups import affix_groups, members, ordinal_names
 from driftguard.discover.model import CodeScalar, CodeSet, SetSelector, SourceFile
 from driftguard.discover.words import name_stems
 from driftguard.model import DriftguardError, Item, Kind
@@ -46,16 +47,27 @@ def scan_go(path: str, text: str) -> SourceFile:
     blocks: dict[int, list[str]] = {}
     for spec in consts:
         blocks.setdefault(id(spec.decl), []).append(spec.name)
+    groups: list[tuple[str, list[str]]] = []
     for names in blocks.values():
         for kind, affix, regex in affix_groups(names):
             found.add(Constants(name=regex), kind, affix)
+            groups.append((affix, members(names, kind, affix)))
     for spec in index.specs:
         if not spec.const and _is_map(spec):
             found.add(MapKeys(spec.name), "map_keys", spec.name)
             if spec.expr is not None and any(k.type == "identifier" for k in map_keys_of(spec.expr)):
                 found.add(MapKeys(spec.name, resolve=True), "map_keys", spec.name)
-    scalars = tuple(_scalars(tree, path, index.specs, index.by_name))
-    return SourceFile(path, tuple(found.sets), scalars)
+    scalars = _scalars(tree, path, index.specs, index.by_name)
+    typed: dict[str, list[str]] = {}
+    for spec in consts:
+        if spec.type and spec.type not in BUILTIN_TYPES:
+            typed.setdefault(spec.type, []).append(spec.name)
+    numbers = {s.name: float(s.value.data) for s in scalars if s.value.kind is Kind.NUMBER}
+    ordinals = ordinal_names(numbers, groups, list(typed.values()))
+    types = {spec.name: spec.type or "" for spec in consts}
+    marked = tuple(replace(s, type_name=types.get(s.name, "") if types.get(s.name) not in BUILTIN_TYPES else "",
+                           ordinal=s.name in ordinals) for s in scalars)
+    return SourceFile(path, tuple(found.sets), marked)
 
 
 class _Found:

@@ -1,6 +1,7 @@
 """Candidate claims of one markdown document, read with the engine's document model.
 
-Tables contribute their code-span columns (set claims) and their cells that
+Tables contribute their code-span columns (set claims), a first column of plain
+single words (a set claim only an exact match binds), and their cells that
 hold one quantity (scalar claims, labelled by the row's first cell); sections
 contribute the code spans of their own prose; sentences contribute their
 quantities. Every table and section is recorded with the address a config
@@ -24,7 +25,9 @@ from driftguard.quantities import QuantityError, find_quantities, parse_quantity
 
 SCALAR_KINDS = (Kind.NUMBER, Kind.DURATION)
 _SOURCE_PATH = re.compile(r"[\w./-]+\.(?:go|py)")
-_NEXT_WORD = re.compile(r"\s+([A-Za-z][A-Za-z]+)\b")
+_NEXT_WORD = re.compile(r"\s+([A-Za-z][A-Za-z-]*[A-Za-z])\b")
+_PLAIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_.-]*")
+"""A plain first-column cell that can name a member: one word (``pending``, ``Free``)."""
 PERCENT = stem("percent")
 
 
@@ -119,7 +122,8 @@ def _table_sets(doc: Document, table: Table, ref: TableRef) -> list[SetClaim]:
             continue
         cells = [r.cells[index] for r in table.rows if index < len(r.cells) and r.cells[index].text]
         coded = sum(1 for c in cells if c.codes)
-        if coded < 2 or coded * 2 < len(cells):
+        plain = index == 0 and not coded and len(cells) >= 2 and all(_PLAIN_WORD.fullmatch(c.text) for c in cells)
+        if not plain and (coded < 2 or coded * 2 < len(cells)):
             continue
         form = TableClaim(table=ref.title, column=None if index == 0 else name, section=ref.section)
         try:
@@ -128,7 +132,7 @@ def _table_sets(doc: Document, table: Table, ref: TableRef) -> list[SetClaim]:
             continue
         values = tuple(dict.fromkeys(i.value.canonical for i in claim.items))
         if len(values) >= 2:
-            out.append(SetClaim(doc.path, "table", values, table.line, ref, form.column))
+            out.append(SetClaim(doc.path, "table", values, table.line, ref, form.column, plain=plain))
     return out
 
 
@@ -181,11 +185,17 @@ def _section_sets(doc: Document, places: _Places) -> list[SetClaim]:
 
 
 def _counted(after: str) -> str:
-    """The stem of the word right after a bare number, when it is a content word."""
+    """The stem of the word right after a bare number, when it is a content word that
+    names a thing counted ("three times" counts nothing a name would name)."""
     m = _NEXT_WORD.match(after)
-    if m is None or m.group(1).lower() in STOPWORDS:
+    while m is not None and "-" in m.group(1):  # "four tool-only turns" counts turns
+        m = _NEXT_WORD.match(after, m.end())
+    if m is None or m.group(1).lower() in STOPWORDS or m.group(1).lower() in _NOT_COUNTED:
         return ""
     return stem(m.group(1))
+
+
+_NOT_COUNTED = frozenset({"time", "times"})
 
 
 def _heading_words(places: _Places, offset: int) -> frozenset[str]:

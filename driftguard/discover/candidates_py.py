@@ -9,9 +9,10 @@ module-level numbers and ``timedelta``s. As for Go, every value comes from
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from driftguard.discover.candidates_go import make_set
-from driftguard.discover.groups import affix_groups
+from driftguard.discover.groups import affix_groups, members, ordinal_names
 from driftguard.discover.model import CodeScalar, CodeSet, SetSelector, SourceFile
 from driftguard.discover.words import name_stems
 from driftguard.model import DriftguardError, Kind
@@ -51,8 +52,10 @@ def scan_python(path: str, text: str) -> SourceFile:
     for b in bindings:
         counts[b.name] = counts.get(b.name, 0) + 1
     constants = [b.name for b in bindings if CONSTANT_NAME.match(b.name) and counts[b.name] == 1]
+    groups: list[tuple[str, list[str]]] = []
     for kind, affix, regex in affix_groups(constants):
         add(Constants(name=regex), kind, affix)
+        groups.append((affix, members(constants, kind, affix)))
     scalars: list[CodeScalar] = []
     for b in bindings:
         if counts[b.name] != 1 or b.value is None:
@@ -75,4 +78,6 @@ def scan_python(path: str, text: str) -> SourceFile:
             if item.value.kind in (Kind.NUMBER, Kind.DURATION):
                 line = item.location.line if item.location and item.location.line else 1
                 scalars.append(CodeScalar(path, b.name, item.value, line, name_stems(b.name)))
-    return SourceFile(path, tuple(sets), tuple(scalars))
+    numbers = {s.name: float(s.value.data) for s in scalars if s.value.kind is Kind.NUMBER}
+    ordinals = ordinal_names(numbers, groups)
+    return SourceFile(path, tuple(sets), tuple(replace(s, ordinal=s.name in ordinals) for s in scalars))

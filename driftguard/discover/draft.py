@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from driftguard.discover.model import CodeFact, CodeScalar, TableRef
+from driftguard.discover.model import CodeFact, CodeScalar, CodeSet, TableRef
 
 PROPOSE_AT = 0.5
 """Proposals below this confidence are not kept."""
@@ -28,6 +28,8 @@ class Draft:
     overlap: tuple[str, ...] = ()
     doc_only: tuple[str, ...] = ()
     code_only: tuple[str, ...] = ()
+    basis: str = ""
+    case_insensitive: bool = False
 
     @property
     def claim_key(self) -> tuple[object, ...]:
@@ -45,7 +47,12 @@ def describe_fact(fact: CodeFact) -> str:
     where = f"{fact.file}:{fact.line}"
     if isinstance(fact, CodeScalar):
         return f"{fact.name} = {fact.value.text or fact.value.canonical} ({fact.value.canonical}) at {where}"
-    what = {
+    return f"{what_set(fact)} at {where}"
+
+
+def what_set(fact: CodeSet) -> str:
+    """What a set candidate reads: ``cases of State.String()``, ``keys of routes``."""
+    return {
         "type": f"consts of type {fact.label}",
         "enum": f"members of enum {fact.label}",
         "string_method": f"cases of {fact.label}.String()",
@@ -53,7 +60,6 @@ def describe_fact(fact: CodeFact) -> str:
         "suffix": f"consts named *{fact.label}",
         "map_keys": f"keys of {fact.label}",
     }.get(fact.origin, fact.label)
-    return f"{what} at {where}"
 
 
 def short_list(values: tuple[str, ...] | list[str], limit: int = 8) -> str:

@@ -2,8 +2,10 @@
 
 The output is written by hand (not dumped) so that each fact and rule sits
 under its own comments: what the fact holds and where, and for each rule its
-confidence and the evidence that proposed it. Scalars are quoted only when
-YAML would otherwise read them differently.
+confidence, the evidence it rests on, and what proposed it. Rules come best
+first. Suggestions (rules that pass but that selftest cannot show to fail) follow
+as commented-out YAML, each with the facts it needs and the reason. Scalars are
+quoted only when YAML would otherwise read them differently.
 """
 
 from __future__ import annotations
@@ -13,6 +15,9 @@ import re
 from driftguard.config.specs import Constants, MapKeys, StringMethod
 from driftguard.discover.draft import describe_fact, short_list
 from driftguard.discover.model import CodeScalar, CodeSet, Discovery, FactRef, Proposal
+
+SUGGESTIONS_SHOWN = 5
+"""Suggestions written out in full by a run with a limit; the rest are counted."""
 
 _PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_ ./()+-]*")
 _RESERVED = {"true", "false", "yes", "no", "on", "off", "null", "y", "n", "~"}
@@ -54,21 +59,14 @@ def render_config(discovery: Discovery) -> str:
     stats = discovery.stats
     out = [
         comment("driftguard config proposed by `driftguard discover`."),
-        comment(f"{len(proposals)} rules from {stats.files} files scanned; review each one before relying on it."),
+        comment(f"{len(proposals)} rules from {stats.files} files scanned, best first"
+                + ("; every one passes on this tree and selftest showed it can fail." if discovery.proved else ".")
+                + " Review each one before relying on it."),
         comment("Paths are relative to the repository root: place this file there (or set `root:`)."),
         "version: 1",
         "",
     ]
-    facts: dict[str, FactRef] = {}
-    for p in proposals:
-        for ref in p.facts:
-            facts.setdefault(ref.name, ref)
-    if facts:
-        out.append("facts:")
-        for ref in sorted(facts.values(), key=lambda r: (r.fact.file, r.fact.line, r.name)):
-            out += _fact(ref)
-    else:
-        out.append("facts: {}")
+    out += _facts(proposals, "")
     out.append("")
     if proposals:
         out.append("rules:")
@@ -76,6 +74,10 @@ def render_config(discovery: Discovery) -> str:
             out += _rule(p)
     else:
         out.append("rules: []")
+    if discovery.more:
+        out += ["", comment(f"{discovery.more} more candidates below these were not shown; "
+                            "`driftguard discover --all` proves and lists every one.")]
+    out += _suggestions(discovery)
     if discovery.near_misses:
         out += ["", comment("Not proposed: overlaps no rule could pass on the tree as it stands (possible drift):")]
         for miss in discovery.near_misses:
@@ -85,6 +87,36 @@ def render_config(discovery: Discovery) -> str:
                 f"overlap {short_list(miss.overlap, 5)}; only in the document: {short_list(miss.doc_only, 5)}; "
                 f"only in code: {short_list(miss.code_only, 5)}"))
     return "\n".join(out) + "\n"
+
+
+def _facts(proposals: tuple[Proposal, ...] | list[Proposal], indent: str) -> list[str]:
+    facts: dict[str, FactRef] = {}
+    for p in proposals:
+        for ref in p.facts:
+            facts.setdefault(ref.name, ref)
+    if not facts:
+        return [indent + "facts: {}"]
+    lines = ["facts:"]
+    for ref in sorted(facts.values(), key=lambda r: (r.fact.file, r.fact.line, r.name)):
+        lines += _fact(ref)
+    return [indent + line if indent else line for line in lines]
+
+
+def _suggestions(discovery: Discovery) -> list[str]:
+    """Commented-out rules selftest could not show to fail, with the facts each needs."""
+    found = discovery.suggestions
+    if not found:
+        return []
+    shown = found if discovery.limit is None else found[:SUGGESTIONS_SHOWN]
+    out = ["", comment(f"Suggestions, not rules: {len(found)} that pass on this tree but that selftest cannot "
+                       "show to fail (a rule that cannot fail guards nothing). Each would need a change first.")]
+    for proposal, why in shown:
+        out.append(comment(f"--- {proposal.id}: {why}"))
+        block = _facts([proposal], "") + ["rules:"] + _rule(proposal)
+        out += [f"# {line}".rstrip() for line in block]  # lines built by this module: indentation kept
+    if len(shown) < len(found):
+        out.append(comment(f"... and {len(found) - len(shown)} more; `driftguard discover --all` writes every one."))
+    return out
 
 
 def _fact(ref: FactRef) -> list[str]:
@@ -113,7 +145,8 @@ def _selector(fact: CodeScalar | CodeSet) -> list[str]:
 
 
 def _rule(p: Proposal) -> list[str]:
-    lines = [comment(f"confidence {p.confidence:.2f} ({confidence_word(p.confidence)})", "  ")]
+    basis = f": {p.basis}" if p.basis else ""
+    lines = [comment(f"confidence {p.confidence:.2f} ({confidence_word(p.confidence)}){basis}", "  ")]
     lines += [comment(e, "  ") for e in p.evidence]
     lines.append(f"  - id: {p.id}")
     body: list[str] = []
@@ -141,4 +174,6 @@ def _rule(p: Proposal) -> list[str]:
             body += [f"  {scalar(label)}: {scalar(name)}" for label, name in p.rows]
     if p.direction:
         body.append(f"direction: {p.direction}")
+    if p.case_insensitive:
+        body.append("case: insensitive")
     return lines + [f"    {line}" for line in body]

@@ -102,6 +102,7 @@ def name_drafts(drafts: Iterable[Draft]) -> list[Proposal]:
         out.append(Proposal(
             rule_id, d.kind, d.doc, d.line, refs, d.confidence, tuple(d.evidence), d.direction, d.table,
             d.column, d.section, d.code_spans, d.phrase, rows, d.overlap, d.doc_only, d.code_only,
+            d.basis, d.case_insensitive,
         ))
     return out
 

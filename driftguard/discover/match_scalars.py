@@ -7,10 +7,18 @@ with the sentence or the row label. Shared words weigh by how much they say
 sentence weigh half, and the constant's own name written in the sentence is
 the strongest evidence. A value that is rarely written by chance (a duration,
 a percentage, a large number) needs less wording than a small count.
+
+A value couples only on evidence of the constant itself: the sentence names it,
+names its declared type, or holds words of its name; neighbouring words alone never
+bind. An enum's ordinal (``ordinal``) is bound only when written in digits, at 3 or
+more, and named (the constant or its type): "one", "once" and "two" are said of a
+hundred things. Any other value under 3 needs the name, its type, the noun it counts
+("two blocks" for ``maxLookGateBlocks``) or two words of the name.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -19,7 +27,7 @@ from itertools import chain
 from driftguard.discover.draft import PROPOSE_AT, Draft, describe_fact
 from driftguard.discover.model import CodeScalar, DocFile, QuantityClaim, TableRef, mentioned
 from driftguard.discover.templates import phrase_for
-from driftguard.discover.words import weight
+from driftguard.discover.words import identifier_words, stem, text_stems, weight
 from driftguard.model import Kind, Value
 
 
@@ -32,6 +40,8 @@ class ScalarMatch:
     nearby: tuple[str, ...]  # stems shared with the headings or neighbouring sentences
     verbatim: bool
     rivals: tuple[str, ...]  # other constants that scored as well
+    typed: bool = False  # the sentence names the constant's declared type
+    counts: bool = False  # the number counts what the name names
 
 
 def value_key(value: Value) -> tuple[str, float]:
@@ -50,26 +60,49 @@ def prior(value: Value) -> float:
     return 0.1 if x >= 2 else 0.02
 
 
-def score(claim: QuantityClaim, fact: CodeScalar) -> tuple[float, tuple[str, ...], tuple[str, ...], bool]:
+def score(claim: QuantityClaim, fact: CodeScalar) -> tuple[float, tuple[str, ...], tuple[str, ...], bool, bool, bool]:
+    """(confidence, shared stems, nearby stems, names the constant, names its type, counts what it names)."""
     stems = fact.stems
     if not stems:
-        return 0.0, (), (), False
+        return 0.0, (), (), False, False, False
     verbatim = fact.name in claim.identifiers
+    typed = bool(fact.type_name) and re.search(rf"\b{re.escape(fact.type_name)}\b", claim.text) is not None
     shared = tuple(s for s in stems if s in claim.stems)
     nearby = tuple(s for s in stems if s not in claim.stems and s in claim.context)
-    if not verbatim and not any(weight(s) == 1.0 for s in shared):
-        return 0.0, shared, nearby, False
+    content = [s for s in shared if weight(s) == 1.0]
+    counts_it = claim.counted in stems if claim.counted else None
+    if not _bindable(claim, fact, verbatim or typed, len(content), bool(counts_it)):
+        return 0.0, shared, nearby, verbatim, typed, False
     evidence = sum(weight(s) for s in shared) + 0.5 * sum(weight(s) for s in nearby)
     coverage = evidence / sum(weight(s) for s in stems)
-    counts_it = claim.counted in stems if claim.counted else None
     if counts_it:
         evidence += 0.5  # "two blocks" for maxLookGateBlocks: the number counts what the name names
     confidence = (1 - (1 - prior(claim.value)) * 0.45 ** evidence) * (0.5 + 0.5 * min(coverage, 1.0))
-    if counts_it is False:
+    if counts_it is False and not set(content) & _lead(claim):
         confidence *= 0.6  # "three phases" is not a count of what maxIdenticalToolCalls names
+    if typed:
+        confidence = max(confidence, 0.8)
     if verbatim:
         confidence = max(confidence, 0.95)
-    return round(confidence, 3), shared, nearby, verbatim
+    return round(confidence, 3), shared, nearby, verbatim, typed, bool(counts_it)
+
+
+def _lead(claim: QuantityClaim, words: int = 3) -> frozenset[str]:
+    """The stems of the few words right before the quantity ("burst up to" in "burst up to 20
+    requests"): a word of the name there says what the number is, whatever noun follows."""
+    return text_stems(" ".join(claim.text[:claim.start].split()[-words:]))
+
+
+def _bindable(claim: QuantityClaim, fact: CodeScalar, named: bool, content: int, counts: bool) -> bool:
+    """Whether the evidence at hand may bind the claim to the constant at all."""
+    said = claim.text[claim.start:claim.end]
+    number = float(claim.value.data)
+    small = claim.value.kind is Kind.NUMBER and not claim.value.unit and number == int(number) and abs(number) < 3
+    if fact.ordinal:
+        return named and not small and any(c.isdigit() for c in said)
+    if small:
+        return named or counts or content >= 2
+    return named or content > 0
 
 
 def best_matches(claims: Iterable[QuantityClaim], scalars: Iterable[CodeScalar],
@@ -99,19 +132,19 @@ def best_matches(claims: Iterable[QuantityClaim], scalars: Iterable[CodeScalar],
         doc_mentions = mentions.get(claim.doc, frozenset())
         for fact in (ordered[i] for i in sorted(set(found))):
             if fact.value.same(claim.value):
-                confidence, shared, nearby, verbatim = score(claim, fact)
+                confidence, shared, nearby, verbatim, typed, counts = score(claim, fact)
                 if confidence > 0:
                     named = mentioned(fact.file, doc_mentions) if doc_mentions else False
-                    scored.append((confidence, not named, fact, shared, nearby, verbatim))
+                    scored.append((confidence, not named, fact, shared, nearby, verbatim, typed, counts))
         if not scored:
             continue
         scored.sort(key=lambda t: (-t[0], t[1], t[2].file, t[2].name))
-        confidence, unnamed, fact, shared, nearby, verbatim = scored[0]
+        confidence, unnamed, fact, shared, nearby, verbatim, typed, counts = scored[0]
         rivals = tuple(f.name for c, u, f, *_ in scored[1:] if c >= confidence - 1e-9 and u == unnamed)
         if rivals:
             confidence = round(confidence * 0.8, 3)  # two constants explain the quantity equally
         if confidence >= PROPOSE_AT:
-            out.append(ScalarMatch(claim, fact, confidence, shared, nearby, verbatim, rivals))
+            out.append(ScalarMatch(claim, fact, confidence, shared, nearby, verbatim, rivals, typed, counts))
     return out
 
 
@@ -124,6 +157,8 @@ def _evidence(m: ScalarMatch) -> list[str]:
     words = []
     if m.verbatim:
         words.append(f"the sentence names {m.fact.name}")
+    if m.typed:
+        words.append(f"the sentence names its type {m.fact.type_name}")
     if m.shared:
         words.append("shared words: " + ", ".join(m.shared))
     if m.nearby:
@@ -132,6 +167,18 @@ def _evidence(m: ScalarMatch) -> list[str]:
         words.append("as likely: " + ", ".join(m.rivals))
     lines.append("; ".join(words))
     return lines
+
+
+def basis(m: ScalarMatch) -> str:
+    """The evidence that bound the match, strongest first."""
+    where = "sentence" if m.claim.kind == "sentence" else "row"
+    if m.verbatim:
+        return f"the {where} names {m.fact.name}"
+    if m.typed:
+        return f"the {where} names its type {m.fact.type_name}"
+    content = {s for s in m.shared if weight(s) == 1.0}
+    words = ", ".join(dict.fromkeys(w for w in identifier_words(m.fact.name) if stem(w) in content))
+    return f"words of its name ({words})" + (", counting what it names" if m.counts else "")
 
 
 def phrase_drafts(matches: list[ScalarMatch], docs: dict[str, DocFile]) -> tuple[list[Draft], list[ScalarMatch]]:
@@ -152,7 +199,7 @@ def phrase_drafts(matches: list[ScalarMatch], docs: dict[str, DocFile]) -> tuple
         evidence = _evidence(m) + [f"template '{template}' reads this sentence"
                                    + (f" and {more} more stating the same value" if more else " only")]
         drafts.append(Draft("phrase", c.doc, c.line, [m.fact], m.confidence, evidence,
-                            section=section, phrase=template))
+                            section=section, phrase=template, basis=basis(m)))
         taken.update((c.doc, i, at) for i, at in read)
     return drafts, unplaced
 
@@ -172,6 +219,9 @@ def rows_drafts(matches: list[ScalarMatch]) -> list[Draft]:
                     f"{len(found)} cells equal constants whose names share the row label's words"]
         for m in found:
             evidence += _evidence(m)[1:2] + [f"  row '{m.claim.label}' ({m.claim.text}): {_evidence(m)[2]}"]
+        named = sum(1 for m in found if m.verbatim or m.typed)
+        how = (f"{named} of {len(found)} rows name their constant" if named
+               else "each row holds words of its constant's name")
         drafts.append(Draft("rows", doc, table.line, [m.fact for m in found], confidence, evidence,
-                            table=table, column=column, rows=[(m.claim.label, m.fact) for m in found]))
+                            table=table, column=column, rows=[(m.claim.label, m.fact) for m in found], basis=how))
     return drafts

@@ -1,13 +1,17 @@
 """Set proposals: a table column or a section's code spans against the code sets.
 
 A table column is bound both ways when it equals a code set (or the union of
-several), doc-to-code when it lists part of one, code-to-doc when it lists all
-of one and more; any other overlap cannot pass as a rule and is reported as a
-near miss. A section's own code spans are covered by one or more code sets and
-bound doc-to-code, with a ``code_spans`` regex that selects only values the
-sets declare. Confidence grows with the overlap (weighted: a snake_case or
-UPPER value counts more than a plain short word) and with how much of the
-other side it covers.
+several; ignoring case when only case differs), doc-to-code when it lists part of
+one, code-to-doc when it lists all of one and more; any other overlap cannot pass
+as a rule and is reported as a near miss. A first column of plain words binds only
+when it equals a ``String()`` method's cases, the constants of one type or enum, or
+a map's keys. A section's own code spans are covered by one or more code sets and
+bound doc-to-code, with a ``code_spans`` regex of shapes (snake case, UPPER, ...)
+that selects only values the sets declare; never a regex listing the values, which
+would freeze today's values into the rule (a new value in the document would not be
+read, so the rule could not fail). Confidence grows with the overlap (weighted: a
+snake_case or UPPER value counts more than a plain short word) and with how much of
+the other side it covers.
 """
 
 from __future__ import annotations
@@ -16,10 +20,12 @@ import re
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 
-from driftguard.discover.draft import PROPOSE_AT, Draft, describe_fact, short_list
+from driftguard.discover.draft import PROPOSE_AT, Draft, describe_fact, short_list, what_set
 from driftguard.discover.model import CodeSet, NearMiss, SetClaim, mentioned
 
 ORIGIN_RANK = {"type": 0, "enum": 0, "string_method": 1, "prefix": 2, "suffix": 3, "map_keys": 4}
+PLAIN_ORIGINS = frozenset({"type", "enum", "string_method", "map_keys"})
+"""What a plain-word first column may equal: a declared set of members, not a name group."""
 SHAPES = (
     r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+",
     r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+",
@@ -31,6 +37,7 @@ SHAPES = (
 )
 _SHAPES = tuple(re.compile(s) for s in SHAPES)
 MAX_FACTS = 4
+MAX_EXCLUDED = 3  # undeclared spans a code_spans regex may leave out by name
 NEAR_MISS_AT = 0.5  # Jaccard overlap from which a set that cannot be bound is reported
 
 
@@ -51,9 +58,13 @@ class SetIndex:
         self.sets = sorted(sets, key=lambda s: (s.file, s.line, ORIGIN_RANK.get(s.origin, 9), s.label))
         self.by_value: dict[str, list[int]] = {}
         self.by_key: dict[frozenset[str], list[int]] = {}
+        self.by_folded: dict[frozenset[str], list[int]] = {}
         for i, s in enumerate(self.sets):
             key = s.value_set
             self.by_key.setdefault(key, []).append(i)
+            folded = fold(key)
+            if len(folded) == len(key):
+                self.by_folded.setdefault(folded, []).append(i)
             for v in key:
                 self.by_value.setdefault(v, []).append(i)
 
@@ -70,6 +81,10 @@ class SetIndex:
         return [self.sets[i] for i in sorted(counts) if counts[i] >= at_least]
 
 
+def fold(values: Iterable[str]) -> frozenset[str]:
+    return frozenset(v.casefold() for v in values)
+
+
 def _rank(s: CodeSet, shared: int, doc: int, mentions: frozenset[str]) -> tuple[object, ...]:
     """Best first: the closest overlap, then a file the document names, then the selector kind."""
     size = len(s.value_set)
@@ -81,10 +96,18 @@ def match_table(claim: SetClaim, index: SetIndex, mentions: frozenset[str] = fro
                 ) -> tuple[Draft | None, NearMiss | None]:
     doc = set(claim.values)
     n = len(doc)
+    folded = fold(doc)
     exact = [index.sets[i] for i in index.by_key.get(frozenset(doc), ())]
+    by_case = not exact and len(folded) == n
+    if by_case:
+        exact = [index.sets[i] for i in index.by_folded.get(folded, ())]
+    if claim.plain:
+        exact = [s for s in exact if s.origin in PLAIN_ORIGINS]
     if exact:
         best = min(exact, key=lambda s: _rank(s, n, n, mentions))
-        return _table_draft(claim, [best], "both", strength(doc)), None
+        return _table_draft(claim, [best], "both", strength(doc), by_case), None
+    if claim.plain:
+        return None, None
     counts = {i: c for i, c in index.counts(doc).items() if c >= 2}
     if not counts:
         return None, None
@@ -124,12 +147,14 @@ def _ordered(values: Iterable[str], other: AbstractSet[str], keep: bool = True) 
     return tuple(v for v in dict.fromkeys(values) if (v in other) == keep)
 
 
-def _table_draft(claim: SetClaim, facts: list[CodeSet], direction: str, confidence: float) -> Draft:
-    doc = set(claim.values)
-    code: set[str] = set().union(*(f.value_set for f in facts))
-    overlap = _ordered(claim.values, code)
-    doc_only = _ordered(claim.values, code, keep=False)
-    code_only = tuple(v for f in facts for v in f.values if v not in doc)
+def _table_draft(claim: SetClaim, facts: list[CodeSet], direction: str, confidence: float,
+                 by_case: bool = False) -> Draft:
+    key = (lambda v: v.casefold()) if by_case else (lambda v: v)
+    doc = {key(v) for v in claim.values}
+    code = {key(v) for f in facts for v in f.values}
+    overlap = tuple(v for v in dict.fromkeys(claim.values) if key(v) in code)
+    doc_only = tuple(v for v in dict.fromkeys(claim.values) if key(v) not in code)
+    code_only = tuple(v for f in facts for v in f.values if key(v) not in doc)
     assert claim.table is not None
     where = f"table '{claim.table.title}'" + (f", column '{claim.column}'" if claim.column else "")
     evidence = [f"{where} at {claim.doc}:{claim.line} lists {len(doc)} values; "
@@ -137,9 +162,13 @@ def _table_draft(claim: SetClaim, facts: list[CodeSet], direction: str, confiden
     evidence += [f"code: {describe_fact(f)} ({len(f.values)} values)" for f in facts]
     evidence.append(f"overlap: {short_list(overlap)}")
     evidence.append(f"only in the document: {short_list(doc_only)}; only in code: {short_list(code_only)}")
+    column = "the first column" if claim.column is None else f"column '{claim.column}'"
+    sets = " and ".join(what_set(f) for f in facts)
+    relation = {"both": "equals", "doc-to-code": "lists part of", "code-to-doc": "lists all of, and more than,"}
+    basis = f"{column} {relation[direction]} the {sets}" + (", ignoring case" if by_case else "")
     return Draft("table", claim.doc, claim.line, list(facts), round(confidence, 3), evidence, direction,
                  table=claim.table, column=claim.column, overlap=overlap, doc_only=doc_only,
-                 code_only=code_only)
+                 code_only=code_only, basis=basis, case_insensitive=by_case)
 
 
 def match_section(claim: SetClaim, index: SetIndex, mentions: frozenset[str] = frozenset()) -> Draft | None:
@@ -161,6 +190,10 @@ def match_section(claim: SetClaim, index: SetIndex, mentions: frozenset[str] = f
     regex = fit_regex(sorted(covered), claim.section_spans, union)
     if regex is None:
         return None
+    covered = {v for v in covered if re.search(regex, v)}
+    cover = [s for s in cover if s.value_set & covered]
+    if len(covered) < 2:
+        return None
     ratio = len(covered) / len(doc)
     confidence = strength(covered) * (0.4 + 0.6 * ratio)
     if confidence < PROPOSE_AT:
@@ -173,31 +206,34 @@ def match_section(claim: SetClaim, index: SetIndex, mentions: frozenset[str] = f
     evidence.append(f"overlap: {short_list(overlap)}")
     evidence.append(f"code_spans selects {len(selected)} spans; left out: "
                     f"{short_list([v for v in claim.section_spans if v not in set(selected)])}")
+    basis = (f"{len(covered)} code spans of the section's shape {regex} are the "
+             + " and ".join(what_set(f) for f in cover))
     return Draft("section", claim.doc, claim.line, list(cover), round(confidence, 3), evidence, "doc-to-code",
                  section=claim.section, code_spans=regex, overlap=overlap,
-                 doc_only=_ordered(claim.values, covered, keep=False))
+                 doc_only=_ordered(claim.values, covered, keep=False), basis=basis)
 
 
 def fit_regex(values: list[str], spans: Iterable[str], declared: set[str]) -> str | None:
-    """An anchored regex matching every value, and no span of the section the code does not
-    declare: a shape (snake case, UPPER, ...) where that holds, the exact values otherwise."""
+    """An anchored regex of the shapes (snake case, UPPER, ...) of ``values`` that matches no
+    span of the section the code does not declare; None when no shape is safe. A shape may
+    leave out a few undeclared spans by name (at most ``MAX_EXCLUDED``, a third of what it
+    matches). It never lists the values: a regex holding today's values reads no new one,
+    so the rule could not fail."""
     spans = list(dict.fromkeys(spans))
     parts: list[str] = []
-    exact: list[str] = []
+    excluded: list[str] = []
     for shape, pattern in zip(SHAPES, _SHAPES):
-        members = [v for v in values if pattern.fullmatch(v) and v not in exact
-                   and not any(p.fullmatch(v) for p in _SHAPES[:SHAPES.index(shape)])]
-        if not members:
+        first = [v for v in values if pattern.fullmatch(v)
+                 and not any(p.fullmatch(v) for p in _SHAPES[:SHAPES.index(shape)])]
+        matched = [s for s in spans if pattern.fullmatch(s)]
+        undeclared = [s for s in matched if s not in declared]
+        if not first or len(undeclared) * 3 > len(matched) or len(excluded) + len(undeclared) > MAX_EXCLUDED:
             continue
-        if all(s in declared for s in spans if pattern.fullmatch(s)):
-            parts.append(shape)
-        else:
-            exact += members
-    shaped = [re.compile(p) for p in parts]
-    exact += [v for v in values if not any(p.fullmatch(v) for p in _SHAPES)]
-    exact = [v for v in dict.fromkeys(exact) if not any(p.fullmatch(v) for p in shaped)]
-    alternatives = parts + [re.escape(v) for v in exact]
-    if not alternatives:
+        parts.append(shape)
+        excluded += [s for s in undeclared if s not in excluded]
+    if not parts:
         return None
-    body = alternatives[0] if len(alternatives) == 1 else "(?:" + "|".join(alternatives) + ")"
+    body = parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
+    if excluded:
+        body = "(?!(?:" + "|".join(re.escape(s) for s in excluded) + ")$)" + body
     return f"^{body}$"

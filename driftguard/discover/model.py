@@ -43,6 +43,8 @@ class CodeScalar:
     value: Value
     line: int
     stems: tuple[str, ...]  # the stems of the name's words
+    type_name: str = ""  # the declared named type (Go), if any
+    ordinal: bool = False  # one of an enum's numbered members (typed consts, a run of prefixed integers)
 
     @property
     def selector(self) -> Constant:
@@ -73,6 +75,7 @@ class SetClaim:
     column: str | None = None  # None: the first column
     section: str | None = None  # for a section claim: its heading
     section_spans: tuple[str, ...] = ()  # every code span a section claim reads (subsections, tables)
+    plain: bool = False  # a first column of plain words, not code spans
 
 
 @dataclass(frozen=True)
@@ -143,6 +146,9 @@ class Skipped:
     reason: str
 
 
+GENERATED = "generated code (a Code generated ... DO NOT EDIT. header); never read"
+
+
 @dataclass(frozen=True)
 class FactRef:
     """A fact a proposal uses: its config name and the candidate it reads."""
@@ -172,6 +178,8 @@ class Proposal:
     overlap: tuple[str, ...] = ()
     doc_only: tuple[str, ...] = ()  # claimed, not in the facts
     code_only: tuple[str, ...] = ()  # in the facts, not claimed
+    basis: str = ""  # which evidence bound it: "the sentence names X", "the column equals ..."
+    case_insensitive: bool = False
 
 
 @dataclass(frozen=True)
@@ -195,7 +203,8 @@ class Stats:
     seconds: float = 0.0
     jobs: int = 1
     skipped: list[Skipped] = field(default_factory=list)
-    phases: dict[str, float] = field(default_factory=dict)  # seconds per step: walk, scan, match, verify
+    generated: list[str] = field(default_factory=list)  # generated files, recognised and not read
+    phases: dict[str, float] = field(default_factory=dict)  # seconds per step: walk, scan, match, prove
 
 
 @dataclass
@@ -211,3 +220,7 @@ class Discovery:
     near_misses: tuple[NearMiss, ...]
     dropped: tuple[tuple[Proposal, str], ...]  # proposals the engine did not pass, and why
     stats: Stats
+    suggestions: tuple[tuple[Proposal, str], ...] = ()  # passing, but selftest cannot show they can fail
+    more: int = 0  # candidates past the limit, neither proven nor shown
+    limit: int | None = None
+    proved: bool = True  # the proposals went through selftest

@@ -11,12 +11,13 @@ import multiprocessing
 import os
 import stat
 import threading
-from collections.abc import Iterable
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Union
 
-from driftguard.discover.model import DocFile, Skipped, SourceFile
+from driftguard.discover.generated import is_generated
+from driftguard.discover.model import GENERATED, DocFile, Skipped, SourceFile
 from driftguard.model import DriftguardError
 
 EXCLUDED_DIRS = frozenset({
@@ -98,6 +99,8 @@ def scan_file(root: str, rel: str, lang: str) -> Result:
         return Skipped(rel, "not UTF-8")
     if "\x00" in text:
         return Skipped(rel, "holds NUL bytes")
+    if is_generated(text, lang):
+        return Skipped(rel, GENERATED)
     try:
         if lang == "go":
             from driftguard.discover.candidates_go import scan_go
@@ -137,21 +140,34 @@ def default_jobs() -> int:
         return max(os.cpu_count() or 1, 1)
 
 
-def scan_all(root: Path, files: list[tuple[str, str, int]], jobs: int | None) -> tuple[list[Result], int]:
-    """Scan ``files``; returns the results in path order and the number of processes used."""
+def scan_all(root: Path, files: list[tuple[str, str, int]], jobs: int | None,
+             progress: Callable[[str], None] | None = None) -> tuple[list[Result], int]:
+    """Scan ``files``; returns the results in path order and the number of processes used.
+    ``progress`` is called with ``scanned PATH`` once per file, as its result comes back."""
     automatic = jobs is None
     workers = default_jobs() if jobs is None else max(int(jobs), 1)
     total = sum(size for _, _, size in files)
+    results: list[Result] = []
     if workers == 1 or len(files) < 2 or (automatic and total < SERIAL_BELOW):
-        return scan_chunk(str(root), [(rel, lang) for rel, lang, _ in files]), 1
+        for rel, lang, _ in files:
+            results.append(scan_file(str(root), rel, lang))
+            _report(progress, results[-1:])
+        return results, 1
     workers = min(workers, len(files))
     parts = chunks(files, workers * 4)
-    results: list[Result] = []
     with ProcessPoolExecutor(max_workers=workers, mp_context=_context()) as pool:
-        for part in pool.map(scan_chunk, [str(root)] * len(parts), parts):
-            results += part
+        for done in as_completed([pool.submit(scan_chunk, str(root), part) for part in parts]):
+            part_results = done.result()
+            results += part_results
+            _report(progress, part_results)
     results.sort(key=lambda r: r.path)
     return results, workers
+
+
+def _report(progress: Callable[[str], None] | None, results: list[Result]) -> None:
+    if progress is not None:
+        for result in results:
+            progress(f"scanned {result.path}")
 
 
 def _context() -> multiprocessing.context.BaseContext:

@@ -30,9 +30,16 @@ def render_summary(discovery: Discovery) -> str:
         f"process{'es' if s.jobs != 1 else ''}",
         f"candidates: {len(discovery.code_sets)} code sets and {len(discovery.code_scalars)} scalar constants; "
         f"{len(discovery.set_claims)} set claims and {len(discovery.quantity_claims)} quantities in documents",
-        f"proposals: {len(discovery.proposals)} rules ({by_kind}); {len(discovery.near_misses)} near misses; "
-        f"{len(discovery.dropped)} dropped by the engine check; {len(s.skipped)} files skipped",
+        f"proposals: {len(discovery.proposals)} rules ({by_kind})"
+        + (", each shown by selftest to be able to fail; " if discovery.proved else " (not proven); ")
+        + f"{len(discovery.suggestions)} suggestions selftest cannot show to fail; "
+        f"{len(discovery.near_misses)} near misses; {len(discovery.dropped)} dropped by the engine check; "
+        f"{len(s.skipped)} files skipped; "
+        f"{len(s.generated)} generated files not read",
     ]
+    if discovery.more:
+        lines.append(f"{discovery.more} more candidates not shown (at most {discovery.limit} rules by default); "
+                     "--all proves and lists every one")
     top = sorted(discovery.proposals, key=lambda p: (-p.confidence, p.doc, p.line))[:TOP]
     if top:
         lines.append("top proposals:")
@@ -52,6 +59,8 @@ def render_summary(discovery: Discovery) -> str:
                      f"{short_list(miss.code_only, 4)}; missing in code: {short_list(miss.doc_only, 4)}")
     for p, why in discovery.dropped[:TOP]:
         lines.append(f"  dropped  {p.id}  {p.doc}:{p.line}: {why}")
+    for p, why in discovery.suggestions[:TOP]:
+        lines.append(f"  suggestion  {p.id}  {p.doc}:{p.line}: cannot be shown to fail ({why})")
     for skipped in s.skipped[:TOP]:
         lines.append(f"  skipped  {skipped.path}: {skipped.reason}")
     if len(s.skipped) > TOP:

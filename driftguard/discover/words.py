@@ -91,8 +91,16 @@ def _token_stems(token: str) -> tuple[str, ...]:
     for word in identifier_words(token):
         if len(word) > 1 and word not in STOPWORDS and not word.isdigit():
             out.append(stem(word))
+            single = _DOUBLED.sub(r"\1\2", word)
+            if single != word:
+                out.append(stem(single))
             out += [implied for start, implied in _IMPLIES if word.startswith(start)]
     return tuple(out)
+
+
+_DOUBLED = re.compile(r"([b-df-hj-np-tv-z])\1(ing|ed)$")
+"""A consonant doubled before -ing or -ed ("dialling", "cancelled"): prose also
+stands for the single-consonant stem an identifier uses (``dialTimeout``)."""
 
 
 def identifiers_in(text: str) -> frozenset[str]:

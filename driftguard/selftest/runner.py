@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import partial
@@ -93,16 +94,27 @@ class SelftestResult:
         return self.exit_code == 0
 
 
-def run_selftest(config: Config) -> SelftestResult:
-    """Mutate a temporary copy of what each rule reads and judge the rule on it."""
+def run_selftest(config: Config, progress: Callable[[str], None] | None = None) -> SelftestResult:
+    """Mutate a temporary copy of what each rule reads and judge the rule on it; ``progress``
+    is told of each step (the copy, the clean run, each rule as it is proven)."""
+    tell = progress or _quiet
     with tempfile.TemporaryDirectory(prefix="driftguard-selftest-") as tmp:
         root = Path(tmp).resolve()
+        tell("selftest: copying the files the rules read")
         failed = _copy_tree(config, root)
         mirror = replace(config, root=root, path=_copy_config(config, root))
         engine = Engine(mirror)
+        tell(f"selftest: judging {len(config.rules)} rules on the copy")
         clean = engine.run()
-        reports = tuple(_selftest_rule(mirror, result, failed, root, engine.workspace) for result in clean.rules)
-    return SelftestResult(config.display_path, reports)
+        reports = []
+        for index, result in enumerate(clean.rules, 1):
+            tell(f"selftest: proving rule {index}/{len(clean.rules)}: {result.rule.id}")
+            reports.append(_selftest_rule(mirror, result, failed, root, engine.workspace))
+    return SelftestResult(config.display_path, tuple(reports))
+
+
+def _quiet(message: str) -> None:
+    pass
 
 
 def _rule_files(config: Config, rule: Rule) -> list[str]:

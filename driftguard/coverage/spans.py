@@ -1,0 +1,69 @@
+"""The claim-shaped spans of a parsed document.
+
+Three shapes, in this order of precedence: code spans (the parser never reads
+fenced or indented code, so none from there), the first-column cells of
+table rows that hold no code span (a cell with code spans is counted by them),
+and quantities with a unit or a percent in sentences and table cells (the
+grammar of ``driftguard.quantities``). A span that overlaps one already taken
+is left out, so a quantity written in a code span or as a row label counts
+once. "a second" reads as a duration but is as often the ordinal, so it is not
+counted; a bare number has no unit and is not counted either.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from collections.abc import Iterator
+from itertools import chain
+
+from driftguard.coverage.model import Span, SpanKind
+from driftguard.documents.model import Document
+from driftguard.model import Kind, Value
+from driftguard.quantities import find_quantities
+
+_ORDINAL = re.compile(r"an?\s+second", re.IGNORECASE)
+
+
+def claim_spans(doc: Document) -> tuple[Span, ...]:
+    """Every claim-shaped span of ``doc``, by offset; no two overlap."""
+    taken: list[Span] = []
+    for candidate in (*_code(doc), *_labels(doc), *_quantities(doc)):
+        at = bisect_left(taken, candidate)
+        before = taken[at - 1] if at else None
+        after = taken[at] if at < len(taken) else None
+        if (before is None or before.end <= candidate.start) and (after is None or candidate.end <= after.start):
+            taken.insert(at, candidate)
+    return tuple(taken)
+
+
+def _code(doc: Document) -> Iterator[Span]:
+    for code in doc.code_spans:
+        text = " ".join(code.text.split())
+        if text:
+            yield Span(code.span[0], code.span[1], code.line, SpanKind.CODE, text)
+
+
+def _labels(doc: Document) -> Iterator[Span]:
+    for table in doc.tables:
+        for row in table.rows:
+            cell = row.cells[0] if row.cells else None
+            if cell is None or cell.codes or not cell.text:
+                continue
+            start, end = cell.doc_span(0, len(cell.text))
+            yield Span(start, end, row.line, SpanKind.LABEL, cell.text)
+
+
+def _quantities(doc: Document) -> Iterator[Span]:
+    cells = (cell for table in doc.tables for row in table.rows for cell in row.cells)
+    for prose in chain(doc.sentences, cells):
+        for start, end, value in find_quantities(prose.text):
+            if _claim_shaped(value):
+                at = prose.doc_span(start, end)
+                yield Span(at[0], at[1], doc.line_of(at[0]), SpanKind.QUANTITY, prose.text[start:end])
+
+
+def _claim_shaped(value: Value) -> bool:
+    if value.kind in (Kind.DURATION, Kind.BYTES):
+        return not _ORDINAL.fullmatch(value.text.strip())
+    return value.kind is Kind.NUMBER and value.unit == "%"
