@@ -86,7 +86,8 @@ def build_cases(work: Path, sizes: list[int], source_bytes: int = 8000) -> list[
     pulse_cfg = pulse_scale.CONFIG
     fixture = pulse_scale.FIXTURE
     scale = pulse_scale.build(work / "pulse-like")
-    own = _comparable_own_config(work / "own-driftguard.yaml")
+    own = _comparable(REPO / "driftguard.yaml", work / "own-driftguard.yaml")
+    pulse_cfg = _comparable(pulse_cfg, work / "pulse-driftguard.yaml")
     cases = [
         Case("this repository", own, REPO, files=_config_files(own, REPO)),
         Case("examples/pulse on fixtures", pulse_cfg, fixture, files=_config_files(pulse_cfg, fixture)),
@@ -102,12 +103,12 @@ def build_cases(work: Path, sizes: list[int], source_bytes: int = 8000) -> list[
     return cases
 
 
-def _comparable_own_config(path: Path) -> Path:
-    """This repository's config without the rules the hand-written baseline has no
+def _comparable(config: Path, path: Path) -> Path:
+    """``config`` written to ``path`` without the rules the hand-written baseline has no
     counterpart for (``references``, ``links``), so both tools judge the same rules."""
     import yaml
 
-    data = yaml.safe_load((REPO / "driftguard.yaml").read_text(encoding="utf-8"))
+    data = yaml.safe_load(config.read_text(encoding="utf-8"))
     data["rules"] = [r for r in data["rules"] if not {"references", "links"} & r.keys()]
     used = {n for r in data["rules"] for n in [r.get("fact"), *(r.get("facts") or []), *(r.get("rows") or {}).values()]}
     data["facts"] = {k: v for k, v in data["facts"].items() if k in used}

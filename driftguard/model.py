@@ -9,8 +9,10 @@ and emits ``Finding``s. Errors that stop a rule from being judged are raised as
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import overload
 
 
 @dataclass(frozen=True, order=True)
@@ -150,9 +152,97 @@ class Fact:
     """The values one named selector extracted from one source file."""
 
     name: str
-    items: tuple[Item, ...]
+    items: Sequence[Item]  # a tuple, or NameItems for a symbols fact
     scalar: bool
     location: Location | None = None  # the file (and line of the declaration, when known)
+
+
+class NameItems(Sequence[Item]):
+    """String items held as columns (name, path, line, label), since a ``symbols``
+    fact holds hundreds of thousands of them; an ``Item`` is built only when
+    asked for, with one ``Location`` per (path, line). Equal to the tuple of
+    the same items."""
+
+    __slots__ = ("names", "paths", "lines", "labels", "_built")
+
+    def __init__(self, names: list[str], paths: list[str], lines: list[int], labels: list[str]) -> None:
+        if not len(names) == len(paths) == len(lines) == len(labels):
+            raise ValueError("columns of different lengths")
+        self.names, self.paths, self.lines, self.labels = names, paths, lines, labels
+        self._built: tuple[Item, ...] | None = None
+
+    @classmethod
+    def of_file(cls, names: dict[str, int], path: str, label: str = "") -> NameItems:
+        """One item per name (name -> line) of file ``path``, labelled ``label``."""
+        return cls(list(names), [path] * len(names), list(names.values()), [label] * len(names))
+
+    @classmethod
+    def joined(cls, parts: Iterable[NameItems]) -> NameItems:
+        names: list[str] = []
+        paths: list[str] = []
+        lines: list[int] = []
+        labels: list[str] = []
+        for part in parts:
+            names += part.names
+            paths += part.paths
+            lines += part.lines
+            labels += part.labels
+        return cls(names, paths, lines, labels)
+
+    def unique(self) -> NameItems:
+        """The first item of each name, in order."""
+        count = len(self.names)
+        first = dict(zip(reversed(self.names), range(count - 1, -1, -1)))
+        if len(first) == count:
+            return self
+        keep = sorted(first.values())
+        return NameItems([self.names[i] for i in keep], [self.paths[i] for i in keep],
+                         [self.lines[i] for i in keep], [self.labels[i] for i in keep])
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    @overload
+    def __getitem__(self, index: int) -> Item: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Item, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Item | tuple[Item, ...]:
+        if isinstance(index, slice):
+            return self.built()[index]
+        if self._built is not None:
+            return self._built[index]
+        name = self.names[index]
+        return Item(Value(Kind.STRING, name, name), Location(self.paths[index], self.lines[index]), None,
+                    self.labels[index])
+
+    def __iter__(self) -> Iterator[Item]:
+        return iter(self.built())
+
+    def built(self) -> tuple[Item, ...]:
+        if self._built is None:
+            places: dict[tuple[str, int], Location] = {}
+            out = []
+            for name, path, line, label in zip(self.names, self.paths, self.lines, self.labels):
+                place = places.get((path, line))
+                if place is None:
+                    place = places[path, line] = Location(path, line)
+                out.append(Item(Value(Kind.STRING, name, name), place, None, label))
+            self._built = tuple(out)
+        return self._built
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, NameItems):
+            return (self.names, self.paths, self.lines, self.labels) == (
+                other.names, other.paths, other.lines, other.labels)
+        return isinstance(other, tuple) and self.built() == other
+
+    def __hash__(self) -> int:
+        return hash(self.built())
+
+    def __repr__(self) -> str:
+        return f"NameItems({len(self)} names)"
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from bisect import bisect_right
 
 EOL = re.compile(r"\r\n|\r|\n")
 BOM = "\ufeff"
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def line_starts(text: str) -> list[int]:
@@ -44,5 +44,11 @@ def split_bom(text: str) -> tuple[str, str]:
 def printable(text: str) -> str:
     """``text`` with every control character but the newline and the tab written as
     an escape (``\\x1b``), so a value read from a source or a document can never
-    move the cursor, recolour or retitle the terminal that shows it."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    move the cursor, recolour or retitle the terminal that shows it. A lone surrogate
+    (a Python string literal can hold one) is written ``\\ud800``: no encoding can print it."""
+    return _CONTROL.sub(_escaped, text)
+
+
+def _escaped(m: re.Match[str]) -> str:
+    code = ord(m.group())
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"

@@ -14,8 +14,10 @@ import re
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from markdown_it.token import Token
+if TYPE_CHECKING:
+    from markdown_it.token import Token
 
 Run = tuple[int, int, int]  # (offset in the derived text, offset in the source, length)
 

@@ -10,17 +10,15 @@ normalises to the token's ``href``, so a misplaced one is never reported; a
 link that cannot be placed keeps the ``href`` and no span.
 
 Autolinks, ``//host`` and any ``scheme:`` target (``https:``, ``mailto:``) are
-not relative: they are left out. The path helpers (``split_target``,
-``resolve_path``) are shared by the judge and the selftest.
+not relative: they are left out. The path helpers live in
+``driftguard.documents.targets``, which the judge imports without markdown-it.
 """
 
 from __future__ import annotations
 
-import posixpath
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
-from urllib.parse import unquote
 
 from markdown_it.common.utils import normalizeReference, unescapeAll
 from markdown_it.helpers import parseLinkDestination
@@ -28,41 +26,12 @@ from markdown_it.helpers import parseLinkDestination
 from driftguard.documents.inline import LinkAt, OffsetMap
 from driftguard.documents.model import Link
 from driftguard.documents.parser import normalize_link
+from driftguard.documents.targets import is_relative
 
-_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 _TAG = re.compile(r"<[A-Za-z][^<>]{0,2000}>")  # [^<>]: each tag scan stops at the next '<', so linear
 _ANCHOR_ATTR = re.compile(r"""\s(?:name|id)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.IGNORECASE)
 
 Span = tuple[int, int]
-
-
-def is_relative(destination: str) -> bool:
-    """Not an absolute URL: no ``scheme:`` and no ``//host`` in front."""
-    return not destination.startswith("//") and not _SCHEME.match(destination)
-
-
-def split_target(destination: str) -> tuple[str, str | None]:
-    """``(path, fragment)`` of a destination, both percent-decoded: the path without
-    any ``?query``, the fragment None when there is no ``#``."""
-    path, hash_, fragment = destination.partition("#")
-    path = path.split("?", 1)[0]
-    return unquote(path), (unquote(fragment) if hash_ else None)
-
-
-def resolve_path(doc_path: str, path: str) -> str | None:
-    """The root-relative posix path ``path`` (decoded) names from the document at
-    ``doc_path``: a leading ``/`` starts at the root, "" is the document itself.
-    None when it leaves the root."""
-    if not path:
-        return doc_path
-    if path.startswith("/"):
-        joined = path.lstrip("/") or "."
-    else:
-        joined = posixpath.join(posixpath.dirname(doc_path), path)
-    normal = posixpath.normpath(joined)
-    if normal == ".." or normal.startswith("../"):
-        return None
-    return normal
 
 
 def target_of(written: str) -> str:

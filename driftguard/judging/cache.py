@@ -18,26 +18,32 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
+from driftguard.config.specs import Selector
 from driftguard.judging.cache_codec import (
     Uncacheable,
     claim_from_json,
     claim_to_json,
     items_from_json,
     items_to_json,
+    names_from_json,
+    names_to_json,
 )
 from driftguard.judging.fingerprints import CLAIMS, code_fingerprint, digest, library_fingerprint
-from driftguard.model import Claim, Item
+from driftguard.model import Claim, Item, NameItems
+
+if TYPE_CHECKING:
+    from driftguard.judging.linked import LinkedDoc
 
 T = TypeVar("T")
 
 FORMAT = 1
 """Bumped whenever the entry layout changes."""
 
-MAX_ENTRIES = 2000
+MAX_ENTRIES = 20000
 """Beyond this many entries the oldest are removed (down to nine tenths)."""
 
 _STALE_TEMP_SECONDS = 3600
@@ -54,10 +60,48 @@ class FactCache:
         self._contents: dict[str, tuple[str, str]] = {}  # path -> (text, its digest)
 
     def items(self, reader: str, path: str, text: str, selector: object,
-              compute: Callable[[], tuple[Item, ...]]) -> tuple[Item, ...]:
+              compute: Callable[[], Sequence[Item]]) -> Sequence[Item]:
         """The items ``reader`` extracts for ``selector`` from ``path`` (whose content is
         ``text``): stored ones when the key matches, else ``compute()``, stored."""
         return self._through("fact", reader, path, text, selector, compute, items_to_json, items_from_json)
+
+    def names(self, selector: Selector, texts: list[tuple[str, str]],
+              compute: Callable[[], Sequence[Item]]) -> Sequence[Item]:
+        """A whole ``symbols`` fact over many files (path, content) as one entry, so a run
+        whose files are all unchanged reads one entry instead of one per file; ``compute()``
+        (which goes through the per-file entries) when any file changed."""
+        from driftguard.sources import reader_name
+
+        readers = sorted({reader_name(path, selector) for path, _ in texts})
+        libraries = [library_fingerprint(reader) for reader in readers]
+        if any(found is None for found in libraries):
+            return compute()
+        files = [[path, self._content_digest(path, text)] for path, text in texts]
+        key = [FORMAT, "names", readers, repr(selector), files, code_fingerprint(), libraries]
+        name = digest(json.dumps(key).encode("ascii"))
+        stored = self._read(name, key)
+        if isinstance(stored, dict):
+            try:
+                found = names_from_json(stored)
+            except (ValueError, TypeError):
+                pass
+            else:
+                self.hits += 1
+                return found
+        self.misses += 1
+        value = compute()
+        if type(value) is NameItems:
+            try:
+                self._write(name, key, names_to_json(value))
+            except Uncacheable:
+                pass
+        return value
+
+    def linked(self, path: str, text: str, compute: Callable[[], LinkedDoc]) -> LinkedDoc:
+        """The links and anchors of markdown file ``path`` (content ``text``)."""
+        from driftguard.judging.linked import linked_from_json, linked_to_json
+
+        return self._through("linked", CLAIMS, path, text, "links", compute, linked_to_json, linked_from_json)
 
     def claim(self, path: str, text: str, form: object, compute: Callable[[], Claim]) -> Claim:
         """The claim ``form`` reads from document ``path`` (content ``text``)."""
@@ -65,12 +109,10 @@ class FactCache:
 
     def _through(self, kind: str, reader: str, path: str, text: str, spec: object, compute: Callable[[], T],
                  encode: Callable[[T], object], decode: Callable[[object], T]) -> T:
-        libraries = library_fingerprint(reader)
-        if libraries is None:
+        entry = self._entry(kind, reader, path, text, spec)
+        if entry is None:
             return compute()
-        content = self._content_digest(path, text)
-        key = [FORMAT, kind, reader, path, content, repr(spec), code_fingerprint(), libraries]
-        name = digest(json.dumps(key).encode("ascii"))
+        name, key = entry
         stored = self._read(name, key)
         if stored is not None:
             try:
@@ -88,6 +130,20 @@ class FactCache:
             return value
         self._write(name, key, payload)
         return value
+
+    def stored_items(self, reader: str, path: str, text: str, selector: object) -> bool:
+        """Whether ``items`` would find an entry for these (not counted as a hit)."""
+        entry = self._entry("fact", reader, path, text, selector)
+        return entry is not None and (self.directory / f"{entry[0]}.json").is_file()
+
+    def _entry(self, kind: str, reader: str, path: str, text: str, spec: object) -> tuple[str, list[object]] | None:
+        """The entry's file name and full key, or None when ``reader`` is never cached."""
+        libraries = library_fingerprint(reader)
+        if libraries is None:
+            return None
+        key: list[object] = [FORMAT, kind, reader, path, self._content_digest(path, text), repr(spec),
+                             code_fingerprint(), libraries]
+        return digest(json.dumps(key).encode("ascii")), key
 
     def _content_digest(self, path: str, text: str) -> str:
         """The hash of ``text``, computed once however many facts read the same file."""

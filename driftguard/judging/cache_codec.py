@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from driftguard.model import Claim, Item, Kind, Location, Value
+from collections.abc import Sequence
+from itertools import groupby
+
+from driftguard.model import Claim, Item, Kind, Location, NameItems, Value
 
 
 class Uncacheable(TypeError):
@@ -12,16 +15,49 @@ class Uncacheable(TypeError):
 _DATA = (bool, int, float, str)
 
 
-def items_to_json(items: tuple[Item, ...]) -> list[object]:
+def items_to_json(items: Sequence[Item]) -> object:
+    if type(items) is NameItems:
+        return names_to_json(items)
     if type(items) is not tuple:
         raise Uncacheable("expected a tuple of items")
     return [_item_out(item) for item in items]
 
 
-def items_from_json(raw: object) -> tuple[Item, ...]:
+def items_from_json(raw: object) -> Sequence[Item]:
+    if isinstance(raw, dict):
+        return names_from_json(raw)
     if not isinstance(raw, list):
         raise ValueError("expected a list of items")
     return tuple(_item_in(one) for one in raw)
+
+
+def names_to_json(items: NameItems) -> dict[str, object]:
+    """Columns: the names, their lines, and the paths and labels as runs."""
+    if not _strings(*items.names, *items.paths, *items.labels) or not _ints(*items.lines):
+        raise Uncacheable("a name column the JSON form cannot carry")
+    return {"names": items.names, "lines": items.lines, "paths": _runs(items.paths), "labels": _runs(items.labels)}
+
+
+def names_from_json(raw: dict[str, object]) -> NameItems:
+    names, lines = raw.get("names"), raw.get("lines")
+    if not isinstance(names, list) or not isinstance(lines, list) or not _strings(*names) or not _ints(*lines):
+        raise ValueError("damaged name columns")
+    return NameItems(names, _unruns(raw.get("paths")), lines, _unruns(raw.get("labels")))
+
+
+def _runs(column: list[str]) -> list[list[object]]:
+    return [[value, sum(1 for _ in run)] for value, run in groupby(column)]
+
+
+def _unruns(raw: object) -> list[str]:
+    if not isinstance(raw, list):
+        raise ValueError("damaged runs")
+    out: list[str] = []
+    for run in raw:
+        if not isinstance(run, list) or len(run) != 2 or not _strings(run[0]) or not _ints(run[1]) or run[1] < 0:
+            raise ValueError("a damaged run")
+        out += [run[0]] * run[1]
+    return out
 
 
 def claim_to_json(claim: Claim) -> dict[str, object]:
@@ -33,7 +69,10 @@ def claim_to_json(claim: Claim) -> dict[str, object]:
 def claim_from_json(raw: object) -> Claim:
     if not isinstance(raw, dict) or raw.get("location") is None:
         raise ValueError("expected a claim")
-    return Claim(items_from_json(raw["items"]), _location_in(raw["location"]))
+    items = items_from_json(raw["items"])
+    if type(items) is not tuple:
+        raise ValueError("expected a list of items")
+    return Claim(items, _location_in(raw["location"]))
 
 
 def _item_out(item: Item) -> list[object]:

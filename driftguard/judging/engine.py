@@ -9,12 +9,12 @@ spec and code are unchanged since a previous run is read back without parsing.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, cast
 
 from driftguard.config.loader import Config, FactSpec, Rule
-from driftguard.config.specs import LinksClaim, ReferencesClaim
+from driftguard.config.specs import LinksClaim, ReferencesClaim, Symbols
 from driftguard.judging.compare import compare_rows, compare_scalar, compare_set, error_finding
 from driftguard.judging.repository import Repository
 from driftguard.judging.result import Result, RuleResult
@@ -31,6 +31,7 @@ from driftguard.model import (
     Finding,
     Item,
     Location,
+    NameItems,
     Status,
 )
 from driftguard.quantities import QuantityError, with_unit
@@ -39,6 +40,7 @@ from driftguard.sources import load_reader, reader_name, unique_items
 if TYPE_CHECKING:
     from driftguard.documents.model import Document
     from driftguard.judging.cache import FactCache
+    from driftguard.judging.linked import LinkedDoc
 
 
 class Engine:
@@ -61,17 +63,28 @@ class Engine:
         """The fact over every file of ``spec``: a set is the union of what each file
         declares; a scalar must be found in exactly one. A file that cannot be read or
         parsed fails the fact; one that lacks the fact is left out unless all do."""
-        items: list[Item] = []
+        if self.cache is not None and isinstance(spec.selector, Symbols) and len(spec.files) > 1:
+            ws, cache = self.workspace, self.cache
+            texts = [(file, ws.read_text(file)) for file in spec.files]
+            items = cache.names(spec.selector, texts, lambda: self._gather(spec).items)
+            return Fact(name=spec.name, items=items, scalar=False, location=_first_place(items, spec.files[0]))
+        return self._gather(spec)
+
+    def _gather(self, spec: FactSpec) -> Fact:
+        ready = self._in_parallel(spec) if isinstance(spec.selector, Symbols) else {}
+        found_in: list[Sequence[Item]] = []
         holders: list[str] = []
         missing: list[FactNotFound] = []
         for file in spec.files:
             try:
-                found = self._extract_file(spec, file)
+                found = self._extract_file(spec, file, ready.pop(file, None))
             except FactNotFound as exc:
                 missing.append(exc)
                 continue
-            items += found
+            if found:
+                found_in.append(found)
             holders.append(file)
+        items = _joined(found_in)
         if not items and not missing:
             return Fact(name=spec.name, items=(), scalar=spec.scalar, location=Location(spec.files[0]))
         if not items:
@@ -83,16 +96,39 @@ class Engine:
             raise AmbiguousFact(f"a scalar fact, found in {len(holders)} files: " + ", ".join(
                 str(item.location or item) for item in items[:5]), items[1].location)
         if len(holders) > 1:
-            items = unique_items(items)
-        first = items[0].location if items[0].location else Location(holders[0])
-        return Fact(name=spec.name, items=tuple(items), scalar=spec.scalar, location=first)
+            items = items.unique() if isinstance(items, NameItems) else tuple(unique_items(items))
+        return Fact(name=spec.name, items=items, scalar=spec.scalar, location=_first_place(items, holders[0]))
 
-    def _extract_file(self, spec: FactSpec, file: str) -> tuple[Item, ...]:
+    def _in_parallel(self, spec: FactSpec) -> dict[str, Sequence[Item]]:
+        """The items of the files of ``spec`` the cache lacks, extracted by worker processes
+        when there are enough of them (``driftguard.judging.processes``)."""
+        from driftguard.judging.processes import extract_many
+
+        texts: dict[str, str] = {}
+        for file in spec.files:
+            try:
+                text = self.workspace.read_text(file)
+            except DriftguardError:
+                continue  # the serial path reports it
+            if self.cache is None or not self.cache.stored_items(reader_name(file, spec.selector), file, text,
+                                                                 spec.selector):
+                texts[file] = text
+        return extract_many(spec.selector, texts) if len(texts) > 1 else {}
+
+    def _extract_file(self, spec: FactSpec, file: str, ready: Sequence[Item] | None = None) -> Sequence[Item]:
         module = reader_name(file, spec.selector)
         ws = self.workspace
 
-        def extract() -> tuple[Item, ...]:
-            return tuple(load_reader(module).extract(self._tree(module, file), spec.selector, file))
+        def extract() -> Sequence[Item]:
+            if ready is not None:
+                return ready
+            reader = load_reader(module)
+            if isinstance(spec.selector, Symbols):  # read once per run: the tree is not kept
+                tree = reader.parse(file, ws.read_text(file))
+            else:
+                tree = self._tree(module, file)
+            found = reader.extract(tree, spec.selector, file)
+            return found if isinstance(found, NameItems) else tuple(found)
 
         if self.cache is None:
             return extract()
@@ -115,6 +151,20 @@ class Engine:
         if self.cache is None:
             return read()
         return self.cache.claim(rule.doc, ws.read_text(rule.doc), rule.claim, read)
+
+    def linked(self, path: str) -> LinkedDoc:
+        """The links and anchors of markdown file ``path``, through the cache when there is one."""
+        from driftguard.judging.linked import linked_doc
+
+        ws = self.workspace
+
+        def read() -> LinkedDoc:
+            return linked_doc(self.document(path))
+
+        if self.cache is None:
+            return ws.cached("linked", path, read)
+        cache = self.cache
+        return ws.cached("linked", path, lambda: cache.linked(path, ws.read_text(path), read))
 
     def document(self, path: str) -> Document:
         from driftguard.documents.reader import parse_document  # markdown-it is imported only here
@@ -158,7 +208,7 @@ class Engine:
             if isinstance(rule.claim, LinksClaim):
                 from driftguard.judging.links import judge_links
 
-                claim, found = judge_links(rule, self.document(rule.doc), self.workspace)
+                claim, found = judge_links(rule, self.linked(rule.doc), self.workspace, self.linked)
             else:
                 from driftguard.judging.references import judge_references, references_claim
 
@@ -197,9 +247,13 @@ class Engine:
             spec = self.config.facts[name]
             if file in spec.files:
                 try:
-                    names |= {str(i.value.data) for i in self._extract_file(spec, file) if i.label != "literal"}
+                    found = self._extract_file(spec, file)
                 except DriftguardError:
                     continue
+                if isinstance(found, NameItems):
+                    names.update(n for n, label in zip(found.names, found.labels) if label != "literal")
+                else:
+                    names |= {str(i.value.data) for i in found if i.label != "literal"}
         return names
 
     def _anchor(self, rule: Rule, facts: dict[str, Fact], findings: list[Finding]) -> list[Finding]:
@@ -264,6 +318,20 @@ def _in_unit(spec: FactSpec, fact: Fact) -> Fact:
             raise ConfigError(f"{exc}; drop `unit:` from fact '{spec.name}' or select a number",
                               item.location or fact.location) from None
     return replace(fact, items=tuple(items))
+
+
+def _joined(parts: list[Sequence[Item]]) -> Sequence[Item]:
+    """The items of every file, in file order; columns stay columns."""
+    if len(parts) == 1:
+        return parts[0]
+    if parts and all(isinstance(p, NameItems) for p in parts):
+        return NameItems.joined(cast("list[NameItems]", parts))
+    return tuple(item for part in parts for item in part)
+
+
+def _first_place(items: Sequence[Item], fallback: str) -> Location:
+    first = items[0].location if items else None
+    return first or Location(fallback)
 
 
 def _status(findings: list[Finding]) -> Status:

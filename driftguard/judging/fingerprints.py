@@ -15,6 +15,9 @@ CLAIMS = "driftguard.documents.claims"
 LIBRARIES: dict[str, tuple[tuple[str, str], ...]] = {
     "driftguard.sources.go": (("tree_sitter", "tree-sitter"), ("tree_sitter_go", "tree-sitter-go")),
     "driftguard.sources.python": (("libcst", "libcst"),),
+    "driftguard.sources.typescript": (("tree_sitter", "tree-sitter"),
+                                      ("tree_sitter_typescript", "tree-sitter-typescript"),
+                                      ("tree_sitter_javascript", "tree-sitter-javascript")),
     "driftguard.sources.text": (),
     CLAIMS: (("markdown_it", "markdown-it-py"),),
 }

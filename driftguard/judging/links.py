@@ -25,40 +25,45 @@ import difflib
 import os
 import posixpath
 import re
+from collections.abc import Callable
 from itertools import islice
 from pathlib import Path
 
 from driftguard.config.loader import Rule
-from driftguard.documents.links import resolve_path, split_target
-from driftguard.documents.model import Document, Link
-from driftguard.documents.reader import parse_document
+from driftguard.documents.model import Link
+from driftguard.documents.targets import resolve_path, split_target
+from driftguard.judging.linked import MARKDOWN, LinkedDoc
 from driftguard.judging.workspace import Workspace
 from driftguard.model import BROKEN_LINK, Claim, DriftguardError, Finding, Item, Location, Value
 from driftguard.text import EOL
 
-MARKDOWN = (".md", ".markdown", ".mdown", ".mkd", ".mkdn")
+__all__ = ["MARKDOWN", "judge_links"]
 _LINES = re.compile(r"L(\d+)(?:C\d+)?(?:-L(\d+)(?:C\d+)?)?")
 _MAX_ENTRIES = 5000  # entries of a folder compared for a "closest" hint
 
 
-def judge_links(rule: Rule, doc: Document, workspace: Workspace) -> tuple[Claim, list[Finding]]:
+Linked = Callable[[str], LinkedDoc]
+"""Root-relative path of a markdown file -> its links and anchors (raises DriftguardError)."""
+
+
+def judge_links(rule: Rule, doc: LinkedDoc, workspace: Workspace, linked: Linked) -> tuple[Claim, list[Finding]]:
     """The links of ``doc`` as a claim (one item per link, its target as written) and
-    a finding for each one that points at nothing."""
+    a finding for each one that points at nothing; ``linked`` reads a target's anchors."""
     items: list[Item] = []
     findings: list[Finding] = []
-    for link in doc.links:
+    for link, defined in doc.links:
         where = Location(doc.path, link.line)
         items.append(Item(Value.string(link.target), where, link.span))
-        problem = _problem(link, doc, workspace)
+        problem = _problem(link, doc, workspace, linked)
         if problem:
             shown = ("image " if link.image else "") + f"`{link.target}`"
-            if link.reference and link.span:
-                problem += f"; defined as [{link.reference}] at line {doc.line_of(link.span[0])}"
+            if defined:
+                problem += f"; defined as [{link.reference}] at line {defined}"
             findings.append(Finding(BROKEN_LINK, rule.id, shown + problem, value=link.target, doc=where))
     return Claim(tuple(items), Location(doc.path)), findings
 
 
-def _problem(link: Link, doc: Document, workspace: Workspace) -> str:
+def _problem(link: Link, doc: LinkedDoc, workspace: Workspace, linked: Linked) -> str:
     """What is wrong with ``link``, worded to follow its target; "" when nothing is."""
     path, fragment = split_target(link.destination)
     folder = posixpath.dirname(doc.path)
@@ -79,18 +84,18 @@ def _problem(link: Link, doc: Document, workspace: Workspace) -> str:
         return f" does not exist (relative to {base}){missing}"
     if os.path.isdir(real) or not fragment:
         return ""
-    return _fragment_problem(path or "this document", rel, fragment, doc, workspace)
+    return _fragment_problem(path or "this document", rel, fragment, doc, workspace, linked)
 
 
-def _fragment_problem(shown: str, rel: str, fragment: str, doc: Document, workspace: Workspace) -> str:
+def _fragment_problem(shown: str, rel: str, fragment: str, doc: LinkedDoc, workspace: Workspace,
+                      linked: Linked) -> str:
     lines = _LINES.fullmatch(fragment)
     markdown = rel.lower().endswith(MARKDOWN)
     if not markdown and lines is None:
         return ""  # a fragment on code that is no line: nothing to check it against
     try:
         if markdown:
-            target = doc if rel == doc.path else workspace.cached(
-                "doc", rel, lambda: parse_document(rel, workspace.read_text(rel)))
+            target = doc if rel == doc.path else linked(rel)
             if target.anchor(fragment) is not None:
                 return ""
             if lines is None:
@@ -111,9 +116,8 @@ def _line_count(text: str) -> int:
     return len(EOL.findall(text)) + (0 if text.endswith(("\n", "\r")) else 1)
 
 
-def _closest_anchor(fragment: str, target: Document) -> str:
-    names = [a.name for a in target.anchors]
-    close = difflib.get_close_matches(fragment.lower(), names, n=1, cutoff=0.6)
+def _closest_anchor(fragment: str, target: LinkedDoc) -> str:
+    close = difflib.get_close_matches(fragment.lower(), list(target.anchors), n=1, cutoff=0.6)
     return f"; closest: #{close[0]}" if close else ""
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import difflib
 import posixpath
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import PurePosixPath
 
 from driftguard.config import globs
@@ -20,41 +20,58 @@ from driftguard.config.specs import ReferencesClaim
 from driftguard.documents.model import Document
 from driftguard.documents.references import EXTENSIONS, LOCATED, Shape, shape_of
 from driftguard.judging.repository import Repository
-from driftguard.model import UNRESOLVED_REFERENCE, Claim, Fact, Finding, Item, Location, Value
+from driftguard.model import UNRESOLVED_REFERENCE, Claim, Fact, Finding, Item, Location, NameItems, Value
 from driftguard.user_regex import compile_user_regex, search_each
 
 
 class Index:
-    """The names a rule's facts define (first definition kept) and their string literals."""
+    """The names a rule's facts define (first definition kept) and their string literals;
+    an item is built only for a name that is looked up."""
 
     def __init__(self, facts: Iterable[Fact]) -> None:
-        self.symbols: dict[str, Item] = {}
-        self.literals: dict[str, Item] = {}
+        self._symbols: list[tuple[Sequence[Item], dict[str, int]]] = []
+        self._literals: list[tuple[Sequence[Item], dict[str, int]]] = []
         for fact in facts:
-            for item in fact.items:
-                name = str(item.value.data)
-                table = self.literals if item.label == "literal" else self.symbols
-                table.setdefault(name, item)
-        self.bases = {PurePosixPath(text).name for text in self.literals}
+            items = fact.items
+            if isinstance(items, NameItems):
+                names, labels = items.names, items.labels
+            else:
+                names = [str(item.value.data) for item in items]
+                labels = [item.label for item in items]
+            for literal, tables in ((False, self._symbols), (True, self._literals)):
+                at = [i for i, label in enumerate(labels) if (label == "literal") is literal]
+                # reversed, so that the first of each name is the one the dict keeps
+                tables.append((items, dict(zip([names[i] for i in reversed(at)], reversed(at)))))
+        self.bases = {PurePosixPath(text).name for _, table in self._literals for text in table}
 
     def symbol(self, name: str) -> Item | None:
         """``name`` whole, or a dotted name by its trailing parts (``chat.NewService``)."""
-        if name in self.symbols:
-            return self.symbols[name]
         parts = name.split(".")
-        for i in range(1, len(parts)):
-            found = self.symbols.get(".".join(parts[i:]))
+        for i in range(len(parts)):
+            found = _lookup(self._symbols, ".".join(parts[i:]))
             if found is not None:
                 return found
         return None
 
+    def literal(self, name: str) -> Item | None:
+        return _lookup(self._literals, name)
+
     def closest(self, name: str) -> Item | None:
+        names = list(dict.fromkeys(n for _, table in self._symbols for n in table))
         last = name.split(".")[-1].lower()
-        holding = sorted((n for n in self.symbols if last in n.lower() and n.lower() != last), key=len)
+        holding = sorted((n for n in names if last in n.lower() and n.lower() != last), key=len)
         if holding:
-            return self.symbols[holding[0]]
-        close = difflib.get_close_matches(name, list(self.symbols), n=1, cutoff=0.7)
-        return self.symbols[close[0]] if close else None
+            return self.symbol(holding[0])
+        close = difflib.get_close_matches(name, names, n=1, cutoff=0.7)
+        return self.symbol(close[0]) if close else None
+
+
+def _lookup(tables: list[tuple[Sequence[Item], dict[str, int]]], name: str) -> Item | None:
+    for items, table in tables:
+        at = table.get(name)
+        if at is not None:
+            return items[at]
+    return None
 
 
 def references_claim(rule: Rule, doc: Document, top: frozenset[str]) -> Claim:
@@ -95,7 +112,7 @@ def judge_references(rule: Rule, source: str, claim: Claim, facts: list[Fact], r
                 findings.append(_finding(rule, item, f"`{text}` names no file or folder of the repository"
                                          f"{_closest_path(shape.name, repository)}"))
             continue
-        found = index.symbol(shape.name) or index.literals.get(shape.name)
+        found = index.symbol(shape.name) or index.literal(shape.name)
         if found is None and form.repository:
             if repo_names is None:
                 repo_names = repository.names(outside)
@@ -126,7 +143,7 @@ def _path_resolves(path: str, doc_path: str, repository: Repository, index: Inde
     string literal of the facts' files, or a path the repository holds at its end
     (``config/specs.py`` for ``driftguard/config/specs.py``, ``edits.py`` for a file of
     that name): documents name files relative to the package they describe."""
-    if path in index.literals or PurePosixPath(path).name in index.bases:
+    if index.literal(path) is not None or PurePosixPath(path).name in index.bases:
         return True
     folder = posixpath.dirname(doc_path)
     for written in _module_forms(path):

@@ -16,21 +16,31 @@ from collections.abc import Iterable
 from pathlib import Path
 
 SKIPPED_FOLDERS = frozenset({
-    ".git", ".hg", ".svn", "node_modules", "vendor", "third_party", "dist", "build", "target", "out",
+    ".git", ".hg", ".svn", "node_modules", "vendor", "third_party",
     ".venv", "venv", "env", "__pycache__", ".tox", ".nox", ".mypy_cache", ".ruff_cache", ".pytest_cache",
-    ".hypothesis", ".next", ".nuxt", "coverage", ".cache", "site-packages",
+    ".hypothesis", ".next", ".nuxt", ".cache", "site-packages",
 })
+"""Vendored code, environments and tool caches: skipped at any depth of a walk."""
+
+OUTPUT_FOLDERS = frozenset({"dist", "build", "target", "out", "coverage"})
+"""Where build and test tools write, at the root: skipped there only, since a package
+of the project may be called ``coverage`` or ``build``."""
+
 _NAMES = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 
 def repository_files(root: Path) -> list[str]:
-    """Root-relative posix paths of the repository's files, sorted."""
+    """Root-relative posix paths of the repository's files, sorted: the tracked ones in a
+    git work tree (a tracked folder named ``coverage`` or ``build`` is the project's
+    own), else every file but those under the usual vendored and build folders."""
     tracked = _git_files(root)
     if tracked is not None:
-        return sorted(p for p in tracked if not set(p.split("/")[:-1]) & SKIPPED_FOLDERS)
+        return sorted(tracked)
     found = []
     for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_FOLDERS and not os.path.islink(os.path.join(folder, d)))
+        top = os.path.samefile(folder, root)
+        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_FOLDERS and not (top and d in OUTPUT_FOLDERS)
+                         and not os.path.islink(os.path.join(folder, d)))
         base = Path(folder).relative_to(root)
         found += [(base / f).as_posix() for f in files]
     return sorted(found)

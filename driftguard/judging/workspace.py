@@ -30,10 +30,31 @@ class Workspace:
         self.root_origin = root_origin
         self.max_file_size = max_file_size
         self._cache: dict[tuple[str, str], object] = {}
+        self._folders: dict[str, Path] = {}
         self.bytes_read = 0
 
     def resolve(self, relpath: str) -> Path:
-        """The real path of ``relpath``, or ReadError when it is outside the root."""
+        """The real path of ``relpath``, or ReadError when it is outside the root.
+
+        Each folder is resolved once per run; a file that is not itself a symlink
+        then needs only an ``lstat``."""
+        folder, _, name = relpath.rpartition("/")
+        if folder and name not in ("", ".", ".."):
+            real_folder = self._folders.get(folder)
+            if real_folder is None:
+                try:
+                    real_folder = self._folders[folder] = self._resolve(folder)
+                except ReadError:
+                    return self._resolve(relpath)  # raised again, naming the file
+            candidate = real_folder / name
+            try:
+                if not stat.S_ISLNK(os.lstat(candidate).st_mode):
+                    return candidate
+            except OSError:
+                return candidate  # missing or unreadable: reading it says so
+        return self._resolve(relpath)
+
+    def _resolve(self, relpath: str) -> Path:
         candidate = self.root / relpath
         try:
             real = candidate.resolve(strict=False)

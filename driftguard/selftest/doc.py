@@ -18,9 +18,10 @@ from collections.abc import Collection, Iterable
 
 from driftguard.config.loader import Rule
 from driftguard.config.specs import LinksClaim, SectionClaim, TableClaim
-from driftguard.documents.links import is_relative, resolve_path, split_target, target_of
+from driftguard.documents.links import target_of
 from driftguard.documents.reader import Document, Heading, Section, Table, parse_document
 from driftguard.documents.references import shape_of
+from driftguard.documents.targets import is_relative, resolve_path, split_target
 from driftguard.model import Item, Kind, Location
 from driftguard.quantities import QuantityError, format_like
 from driftguard.selftest.edits import (
@@ -274,6 +275,8 @@ def rename_reference(text: str, items: Iterable[Item]) -> Edit:
             folder, slash, last = body.rpartition("/")
             new = f"{body}/{tag}/" if body != old else f"{folder}{slash}{tag}-{last}"
         else:
-            new = f"{head}_{tag}{paren}{args}"
+            forms = (f"{head}_{tag}", f"{head}{tag.capitalize()}", f"{head}_{tag.upper()}")
+            named = next((f for f in forms if shape_of(f + paren + args) is not None), forms[0])
+            new = f"{named}{paren}{args}"  # in the shape of the old one: `FooGone..`, `FOO_GONE..`
         return Edit(text[:start] + new + text[end:], f"`{old}` -> `{new}`", line_number(text, start), (new,))
     raise NotApplicable("the document holds no reference the selftest can rename")

@@ -13,18 +13,18 @@ a run that touches no Python source never imports libcst.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import PurePosixPath
 from typing import Protocol, cast
 
 from driftguard.config.specs import Pattern, Selector
-from driftguard.model import Item, Kind, Location, Value
+from driftguard.model import Item, NameItems
 
 
 class SourceReader(Protocol):
     def parse(self, path: str, text: str) -> object: ...
 
-    def extract(self, tree: object, selector: Selector, path: str) -> list[Item]: ...
+    def extract(self, tree: object, selector: Selector, path: str) -> Sequence[Item]: ...
 
 
 READERS: dict[str, str] = {
@@ -49,17 +49,9 @@ def load_reader(name: str) -> SourceReader:
     return cast(SourceReader, importlib.import_module(name))
 
 
-def name_items(names: dict[str, int], path: str, label: str = "") -> list[Item]:
-    """One string item per name (name -> line), labelled ``label``; a line's ``Location``
-    is built once and shared, since a symbols fact holds many items per line."""
-    places: dict[int, Location] = {}
-    items = []
-    for name, line in names.items():
-        place = places.get(line)
-        if place is None:
-            place = places[line] = Location(path, line)
-        items.append(Item(Value(Kind.STRING, name, name), place, None, label))
-    return items
+def name_items(names: dict[str, int], path: str, label: str = "") -> NameItems:
+    """One string item per name (name -> line) of ``path``, labelled ``label``."""
+    return NameItems.of_file(names, path, label)
 
 
 def unique_items(items: Iterable[Item]) -> list[Item]:

@@ -12,6 +12,7 @@ from driftguard.cli import main
 from driftguard.config.loader import Rule, load_config
 from driftguard.documents.reader import parse_document
 from driftguard.documents.slugs import Slugger, slug
+from driftguard.judging.linked import LinkedDoc, linked_doc
 from driftguard.judging.links import judge_links
 from driftguard.judging.workspace import Workspace
 from driftguard.model import BROKEN_LINK, Claim, Finding
@@ -45,8 +46,11 @@ def _rule(root: Path) -> Rule:
 
 def _judge(root: Path, doc: str = GUIDE) -> tuple[Claim, list[Finding]]:
     workspace = Workspace(root, 1 << 20)
-    document = workspace.cached("doc", doc, lambda: parse_document(doc, workspace.read_text(doc)))
-    return judge_links(_rule(root), document, workspace)
+    def linked(path: str) -> LinkedDoc:
+        return workspace.cached("linked", path,
+                                lambda: linked_doc(parse_document(path, workspace.read_text(path))))
+
+    return judge_links(_rule(root), linked(doc), workspace, linked)
 
 
 @pytest.fixture

@@ -45,6 +45,11 @@ def check(root: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.Mo
 
 OWN_DRIFTS = [
     # (file, old, new, document named, value named)
+    ("reference_impl/findings.py", "timedelta(minutes=20)", "timedelta(minutes=25)", "docs/PATROL_ARCHITECTURE.md",
+     "25"),
+    ("driftguard/coverage/__init__.py", '    "json": "driftguard.coverage.render:render_json",\n',
+     '    "json": "driftguard.coverage.render:render_json",\n    "xml": "driftguard.coverage.render:render_json",\n',
+     "docs/configuration.md", "xml"),
     ("reference_impl/fsm.py", '    VERIFYING = "VERIFYING"', '    DONE = "DONE"\n    VERIFYING = "VERIFYING"',
      "docs/ASSISTANT_SAFETY.md", "DONE"),
     ("reference_impl/signal_types.py", '    GUEST_UNREACHABLE = "guest_unreachable"\n',
@@ -107,6 +112,16 @@ PULSE_DRIFTS = [
      "docs/PATROL_ARCHITECTURE.md", "disk_melted"),
     ("internal/ai/chat/fsm.go", "const RecoveryTTL = 10 * time.Minute", "const RecoveryTTL = 20 * time.Minute",
      "docs/ASSISTANT_SAFETY.md", "20"),
+    ("internal/ai/chat/agentic.go", "AgenticLoop", "ChatLoop", "docs/ASSISTANT_ARCHITECTURE.md", "AgenticLoop"),
+    ("pkg/proxmox/client.go", "GetCephStatus", "FetchCephStatus", "docs/PATROL_ARCHITECTURE.md",
+     "Client.GetCephStatus()"),
+    ("docs/ASSISTANT_ARCHITECTURE.md", "`AIAPI.chat()`", "`AIAPI.send()`", "docs/ASSISTANT_ARCHITECTURE.md",
+     "AIAPI.send()"),
+    ("docs/ASSISTANT_ARCHITECTURE.md", "`internal/agentcapabilities/errors.go`",
+     "`internal/agentcapabilities/error_codes.go`", "docs/ASSISTANT_ARCHITECTURE.md",
+     "internal/agentcapabilities/error_codes.go"),
+    ("docs/ASSISTANT_SAFETY.md", "## Session states", "## Session lifecycle", "docs/ASSISTANT_ARCHITECTURE.md",
+     "ASSISTANT_SAFETY.md#session-states"),
 ]
 
 

@@ -105,7 +105,10 @@ def test_baseline_catches_a_drift_driftguard_catches(tmp_path: Path, monkeypatch
     config = ROOT / "examples" / "pulse" / "driftguard.yaml"
     ours = {r.rule.id: r.status.value for r in Engine(load_config(config, root=tree)).run().rules}
     theirs = naive.run(config, tree)["rules"]
-    assert ours == theirs
+    unmatched = {rule for rule, v in theirs.items() if v == "n/a"}
+    assert unmatched == {"references", "links"}  # the hand-written baseline has no counterpart for these
+    assert {rule: v for rule, v in ours.items() if rule not in unmatched} == {
+        rule: v for rule, v in theirs.items() if rule not in unmatched}
     assert {rule for rule, v in ours.items() if v == "fail"} == {"session-states", "investigation-attempts"}
 
 

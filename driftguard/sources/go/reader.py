@@ -22,7 +22,7 @@ paths in ``keyed``, the evaluation they share in ``values``.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from itertools import accumulate
 from typing import Any
 
@@ -129,7 +129,7 @@ def parse(path: str, text: str) -> GoTree:
 
 
 
-def extract(tree: GoTree, selector: Selector, path: str) -> list[Item]:
+def extract(tree: GoTree, selector: Selector, path: str) -> Sequence[Item]:
     handler = HANDLERS.get(type(selector))
     if handler is None:
         raise FactNotFound(f"the Go reader cannot read a {type(selector).__name__} selector", Location(path))
@@ -309,7 +309,7 @@ def _local_map(tree: GoTree, sel: MapKeys, what: str) -> tuple[Node, Node]:
     return found[0]
 
 
-HANDLERS: dict[type, Callable[[GoTree, Any], list[Item]]] = {
+HANDLERS: dict[type, Callable[[GoTree, Any], Sequence[Item]]] = {
     Constants: constants,
     Constant: constant,
     StringMethod: string_method,

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from tree_sitter import Node, Query, QueryCursor
 
-from driftguard.model import Item
+from driftguard.model import NameItems
 from driftguard.sources import name_items
 from driftguard.sources.go.evaluate import Unevaluable, decode_string
 from driftguard.sources.go.index import LANGUAGE, receiver_type, text
@@ -46,7 +46,7 @@ _TAG = re.compile(r'(?:^|\s)(?:json|yaml):"([^"]*)"')
 Names = dict[str, int]  # name -> the line of its first definition, in source order
 
 
-def symbols(tree: GoTree, path: str) -> list[Item]:
+def symbols(tree: GoTree, path: str) -> NameItems:
     """The names ``tree`` defines, then its string literals (labelled ``literal``)."""
     names: Names = {}
     for node in tree.root.children:
@@ -61,7 +61,7 @@ def symbols(tree: GoTree, path: str) -> list[Item]:
                     _type_names(spec, names)
         elif kind == "const_declaration" or kind == "var_declaration":
             _spec_names(node, names)
-    return name_items(names, path) + name_items(literals(tree), path, LITERAL)
+    return NameItems.joined((name_items(names, path), name_items(literals(tree), path, LITERAL)))
 
 
 def literals(tree: GoTree) -> Names:

@@ -33,7 +33,7 @@ from driftguard.user_regex import Compiled, compile_user_regex, search_each
 # -- selectors ----------------------------------------------------------------
 
 
-def extract(tree: PyTree, selector: Selector, path: str) -> list[Item]:
+def extract(tree: PyTree, selector: Selector, path: str) -> Sequence[Item]:
     """The items ``selector`` reads from ``tree``."""
     if isinstance(selector, Pattern):
         from driftguard.sources import text
@@ -240,7 +240,7 @@ def _regex(pattern: str, path: str) -> Compiled[str]:
     return compile_user_regex(pattern, Location(path), what="name pattern")
 
 
-_HANDLERS: dict[type, Callable[[PyTree, Any], list[Item]]] = {
+_HANDLERS: dict[type, Callable[[PyTree, Any], Sequence[Item]]] = {
     Constants: _constants,
     Constant: _constant,
     StringMethod: _string_method,

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 import libcst as cst
 
-from driftguard.model import Item, Kind, Location, Value
+from driftguard.model import NameItems
 from driftguard.sources.python.evaluate import block_statements, small_statements
 from driftguard.sources.python.tree import PyTree, nested_blocks
 
@@ -35,13 +35,12 @@ LITERAL = "literal"
 Names = dict[str, cst.CSTNode]  # name -> the node giving its line, first definition kept, in source order
 
 
-def symbols(tree: PyTree, path: str) -> list[Item]:
+def symbols(tree: PyTree, path: str) -> NameItems:
     """The names ``tree`` defines, then its string literals (labelled ``literal``)."""
     names: Names = {}
     _scope(tree.module.body, "", names)
-    literals = [Item(Value(Kind.STRING, text, text), Location(path, line), None, LITERAL)
-                for text, line in _literals(tree.text).items()]
-    return _items(tree, names, path, "") + literals
+    lines = {name: tree.line(node) for name, node in names.items()}
+    return NameItems.joined((NameItems.of_file(lines, path), NameItems.of_file(_literals(tree.text), path, LITERAL)))
 
 
 def _scope(statements: Sequence[cst.CSTNode], prefix: str, names: Names) -> None:
@@ -104,8 +103,3 @@ def _literals(text: str) -> dict[str, int]:
             if node.value not in found or at < found[node.value]:
                 found[node.value] = at
     return {value: line for value, (line, _) in sorted(found.items(), key=lambda kv: kv[1])}
-
-
-def _items(tree: PyTree, names: Names, path: str, label: str) -> list[Item]:
-    return [Item(Value(Kind.STRING, name, name), Location(path, tree.line(node)), None, label)
-            for name, node in names.items()]

@@ -16,6 +16,8 @@ file is worth more to a ``references`` rule than no set at all.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from tree_sitter import Node, Parser, Tree
 
 from driftguard.config.specs import SELECTOR_KEYS, Selector, Symbols
@@ -43,7 +45,7 @@ def parse(path: str, text: str) -> TsTree:
     return TsTree(path, source, Parser(grammar.language).parse(source), grammar)
 
 
-def extract(tree: TsTree, selector: Selector, path: str) -> list[Item]:
+def extract(tree: TsTree, selector: Selector, path: str) -> Sequence[Item]:
     """The items ``selector`` reads from ``tree``: only ``symbols`` is read."""
     if isinstance(selector, Symbols):
         return symbols(tree, path)

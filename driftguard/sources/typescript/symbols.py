@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from tree_sitter import Node, QueryCursor
 
-from driftguard.model import Item
+from driftguard.model import NameItems
 from driftguard.sources import name_items
 
 if TYPE_CHECKING:
@@ -54,11 +54,11 @@ _SIMPLE = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0"
            "\n": "", "\r": "", "\r\n": "", "\u2028": "", "\u2029": ""}
 
 
-def symbols(tree: TsTree, path: str) -> list[Item]:
+def symbols(tree: TsTree, path: str) -> NameItems:
     """The names ``tree`` defines, then its string literals (labelled ``literal``)."""
     names: Names = {}
     _statements(tree.root.named_children, "", names)
-    return name_items(names, path) + name_items(literals(tree), path, LITERAL)
+    return NameItems.joined((name_items(names, path), name_items(literals(tree), path, LITERAL)))
 
 
 def _statements(nodes: list[Node], prefix: str, names: Names) -> None:
