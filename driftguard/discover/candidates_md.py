@@ -29,6 +29,10 @@ _NEXT_WORD = re.compile(r"\s+([A-Za-z][A-Za-z-]*[A-Za-z])\b")
 _PLAIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_.-]*")
 """A plain first-column cell that can name a member: one word (``pending``, ``Free``)."""
 PERCENT = stem("percent")
+_IDIOM_BEFORE = re.compile(r"\b(?:every|no|any|each|some|the|this|that|which|at|by)\s+$", re.IGNORECASE)
+_IDIOM_AFTER = re.compile(r"\s+(?:of|another|by)\b", re.IGNORECASE)
+"""Around "one" or "once", the words that make it count nothing: "every one of",
+"no one", "at once", "one by one"."""
 
 
 class _Places:
@@ -83,7 +87,8 @@ def scan_markdown(path: str, text: str) -> DocFile:
     set_claims += _section_sets(doc, places)
     sentences: list[SentenceText] = []
     for index, sentence in enumerate(doc.sentences):
-        found = [q for q in find_quantities(sentence.text) if q[2].kind in SCALAR_KINDS]
+        found = [q for q in find_quantities(sentence.text)
+                 if q[2].kind in SCALAR_KINDS and not _idiom(sentence.text, q[0], q[1])]
         if not found:
             continue
         sentences.append(SentenceText(sentence.text, sentence.span[0]))
@@ -203,6 +208,13 @@ def _heading_words(places: _Places, offset: int) -> frozenset[str]:
     for section in places.chain(offset):
         words |= text_stems(section.title)
     return frozenset(words)
+
+
+def _idiom(text: str, start: int, end: int) -> bool:
+    """Whether the number word at ``text[start:end]`` is "one" or "once" in an idiom."""
+    if text[start:end].lower() not in ("one", "once"):
+        return False
+    return bool(_IDIOM_BEFORE.search(text[:start]) or _IDIOM_AFTER.match(text, end))
 
 
 def _sentence_quantities(doc: Document, places: _Places, index: int, kept: int,

@@ -171,6 +171,23 @@ def test_a_small_number_needs_more_than_one_shared_word(tree) -> None:
     assert list(_bound(found)) == ["CACHE_SHARDS"]  # FORMAT shares one word with a sentence about "one"
 
 
+@pytest.mark.parametrize("sentence", [
+    "The `MAX_RETRIES = 1` rule: every one of the workers reads it.",
+    "With `MAX_RETRIES = 1`, no one waits.",
+    "Jobs run at once; `MAX_RETRIES` is consulted one by one.",
+    "Under `MAX_RETRIES`, the one that failed is dropped.",
+])
+def test_one_in_an_idiom_counts_nothing_even_beside_the_constant(tree, sentence: str) -> None:
+    root = tree({"retry.py": "MAX_RETRIES = 1\n", "docs/r.md": f"# Retries\n\n{sentence}\n"})
+    assert list(_bound(discover(root))) == []
+
+
+def test_one_that_counts_still_binds_when_the_sentence_names_the_constant(tree) -> None:
+    root = tree({"retry.py": "MAX_RETRIES = 1\n", "docs/r.md": "# Retries\n\nA job is retried one time at most "
+                 "(`MAX_RETRIES`).\n"})
+    assert list(_bound(discover(root))) == ["MAX_RETRIES"]
+
+
 def test_an_equal_value_without_a_word_of_the_name_is_not_bound(tree) -> None:
     root = tree({
         "pool.go": "package w\n\nimport \"time\"\n\nconst fetchTaskRequestTimeout = 10 * time.Second\n"
