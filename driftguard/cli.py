@@ -301,6 +301,10 @@ def cmd_discover(args: argparse.Namespace) -> int:
 
     with Progress() as progress:
         found = discover(root.resolve(), jobs=args.jobs, limit=None if args.all else LIMIT, progress=progress)
+    if not found.proposals:  # a config needs a rule: an empty one would not load
+        print(render_summary(found), file=sys.stderr)
+        print("driftguard discover: no rule to propose; nothing written", file=sys.stderr)
+        return ExitCode.CLEAN
     _emit(args, render_config(found))
     print(render_summary(found), file=sys.stderr)
     return ExitCode.CLEAN

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 EXTENSIONS = frozenset(
     "go py pyi ts tsx js jsx mjs cjs md markdown yaml yml json toml ini cfg conf sh bash txt rs java kt c h cc cpp "
-    "hpp cs rb php swift sql proto html css scss lock mod sum service timer env".split()
+    "hpp cs rb php swift sql proto html css scss lock mod sum service timer env xml csv tsv jsonl ndjson db sqlite "
+    "sqlite3 pem crt pid sock bak".split()
 )
 """File extensions that make a span a path even without a ``/``."""
 

@@ -4,7 +4,8 @@ Resolution, in order: a symbol or string literal of the rule's facts; for a
 path, a file or folder (relative to the root, then to the document's folder),
 a glob that matches, or a string literal of the facts' files holding it or its
 base name; for a name, unless ``repository: false``, its whole occurrence in
-a file of the repository outside the rule's documents and the config.
+a file of the repository outside the rule's documents, the config and the
+documentation (``repository.DOCUMENTATION``).
 """
 
 from __future__ import annotations

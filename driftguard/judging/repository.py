@@ -26,6 +26,9 @@ OUTPUT_FOLDERS = frozenset({"dist", "build", "target", "out", "coverage"})
 """Where build and test tools write, at the root: skipped there only, since a package
 of the project may be called ``coverage`` or ``build``."""
 
+DOCUMENTATION = (".md", ".markdown", ".mdown", ".mkd", ".mdx", ".rst", ".adoc", ".asciidoc")
+"""Prose files: their names never keep a reference alive."""
+
 _NAMES = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 
@@ -111,12 +114,14 @@ class Repository:
         return frozenset() if b"\0" in data[:8192] else names_in(data)
 
     def names(self, outside: Iterable[str]) -> frozenset[str]:
-        """The names of every file but ``outside`` (the documents a rule reads)."""
+        """The names of every file but ``outside`` (the documents a rule reads) and the
+        documentation (``DOCUMENTATION`` suffixes): a name only prose still mentions, in
+        a changelog or a guide no rule reads, is as stale as one in the rule's documents."""
         key = frozenset(outside)
         if key not in self._unions:
             union: set[str] = set()
             for path in self.files:
-                if path not in key:
+                if path not in key and not path.lower().endswith(DOCUMENTATION):
                     union |= self._of(path)
             self._unions[key] = frozenset(union)
         return self._unions[key]

@@ -44,14 +44,29 @@ def render_check(result: Result) -> str:
     return "\n".join(lines) + "\n"
 
 
+REPORT_VALUES = 20
+"""Values a report lists per fact; ``driftguard facts NAME`` lists them all."""
+
+
 def render_report(result: Result) -> str:
     lines: list[str] = []
+    listed: set[str] = set()
     for rr in result.rules:
         lines.append(f"{rr.status.value.upper():5} {rr.rule.id}  ({rr.rule.doc})")
         for fact in rr.facts:
-            lines.append(f"      fact {fact.name}: {len(fact.items)} value{'s' if len(fact.items) != 1 else ''}")
-            for item in fact.items:
-                lines.append(f"        {item.value.canonical:<32} {item.location or ''}")
+            count = len(fact.items)
+            head = f"      fact {fact.name}: {count} value{'s' if count != 1 else ''}"
+            if fact.name in listed:
+                lines.append(head + " (listed above)")
+                continue
+            listed.add(fact.name)
+            lines.append(head)
+            for item in fact.items[:REPORT_VALUES]:
+                shown = item.value.canonical.replace("\r", "\\r").replace("\n", "\\n")
+                lines.append(f"        {shown:<32} {item.location or ''}")
+            if count > REPORT_VALUES:
+                more = count - REPORT_VALUES
+                lines.append(f"        ... and {more} more (`driftguard facts {fact.name}` lists them all)")
     mismatches = result.findings
     lines.append("")
     if mismatches:

@@ -207,7 +207,10 @@ def _heading_links(rule: Rule, claim_items: Iterable[Item]) -> list[tuple[str, s
 def heading_target(rule: Rule, claim_items: Iterable[Item]) -> str:
     """The document ``remove_heading`` edits: the rule's own when one of its links names
     a heading there, else the first other markdown document a link's fragment names."""
-    links = _heading_links(rule, claim_items)
+    items = list(claim_items)
+    if not items:
+        raise NotApplicable(f"{rule.doc} has no relative link: there is no heading to rename")
+    links = _heading_links(rule, items)
     if not links:
         raise NotApplicable(f"no link of {rule.doc} names a heading (they name files or lines only): "
                             "there is no heading to rename")

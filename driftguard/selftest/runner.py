@@ -311,7 +311,8 @@ def _summary(result: SelftestResult) -> str:
     parts = [f"{counts[v]} {v.value}" for v in Verdict if counts[v]]
     head = f"selftest of {result.config}: {len(result.rules)} rules, {len(result.outcomes)} mutations"
     head += f" ({', '.join(parts)})" if parts else ""
-    dirty = [r.rule.id for r in result.rules if not r.clean]
+    dirty = list(dict.fromkeys(r.rule.id if r.rule.doc == r.rule.doc_pattern else f"{r.rule.id} ({r.rule.doc})"
+                               for r in result.rules if not r.clean))
     if dirty:
         return f"{head}; not clean before mutating: {', '.join(dirty)}"
     if counts[Verdict.ERROR]:

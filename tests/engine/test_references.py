@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from driftguard.cli import main
-from driftguard.documents.references import shape_of
+from driftguard.documents.references import Shape, shape_of
 from tests.conftest import write_tree
 
 LOOP = '''
@@ -200,3 +200,24 @@ def test_go_symbols_resolve_methods_and_a_renamed_method_is_reported(tmp_path, m
     assert main(["check", "--no-cache"]) == 1
     out = capsys.readouterr().out
     assert "docs/d.md:3: references: `Service.Reset()` names nothing" in out and "closest: `Service.Restart`" in out
+
+
+@pytest.mark.parametrize("span", ["metrics.db", "audit.sqlite", "events.jsonl", "server.pem", "rows.csv"])
+def test_a_data_file_name_is_a_path_not_a_dotted_name(span):
+    assert shape_of(span) == Shape("path", span)
+
+
+def test_a_data_file_resolves_only_as_a_file_or_a_literal_never_by_a_field_of_that_name(tmp_path, monkeypatch,
+                                                                                         capsys):
+    root = write_tree(tmp_path, {
+        "internal/store.go": 'package store\n\ntype Store struct {\n\tdb string\n}\n\n'
+                             'const file = "metrics.db"\n',
+        "docs/a.md": "# A\n\nSamples go to `metrics.db`; audits to `bogus.db`.\n",
+        "driftguard.yaml": "version: 1\nfacts:\n  code: {file: 'internal/*.go', symbols: true}\n"
+                           "rules:\n  - {id: refs, fact: code, doc: docs/a.md, references: true}\n",
+    })
+    monkeypatch.chdir(root)
+    assert main(["check", "--no-cache"]) == 1
+    out = capsys.readouterr().out
+    assert "docs/a.md:3: refs: `bogus.db` names no file or folder of the repository" in out
+    assert "metrics.db" not in out

@@ -34,3 +34,24 @@ def test_a_git_tree_searches_every_tracked_file_whatever_its_folder(tmp_path: Pa
     repo = Repository(tmp_path, 1 << 20)
     assert repo.holds("spans.py") and repo.holds("coverage/spans.py") and not repo.holds("index.js")
     assert "NAME_coverage_spans_py" in repo.names(())
+
+
+def test_names_in_documentation_never_keep_a_reference_alive(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from driftguard.cli import main
+
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src/app.py").write_text("def run():\n    return 1\n", encoding="utf-8")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs/guide.md").write_text("# Guide\n\nCall `run()`, then `GhostFunc()`.\n", encoding="utf-8")
+    (tmp_path / "CHANGELOG.md").write_text("# Changes\n\n- removed `GhostFunc()`\n", encoding="utf-8")
+    (tmp_path / "notes.rst").write_text("GhostFunc is gone\n", encoding="utf-8")
+    (tmp_path / "driftguard.yaml").write_text(
+        "version: 1\nfacts:\n  code: {file: 'src/*.py', symbols: true}\n"
+        "rules:\n  - {id: refs, fact: code, doc: docs/guide.md, references: true}\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "--no-cache"]) == 1
+    out = capsys.readouterr().out
+    assert "docs/guide.md:3: refs: `GhostFunc()` names nothing" in out
+    (tmp_path / "compose.yaml").write_text("command: GhostFunc\n", encoding="utf-8")  # a config still counts
+    assert main(["check", "--no-cache"]) == 0, capsys.readouterr().out

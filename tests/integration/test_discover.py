@@ -400,6 +400,16 @@ def test_empty_tree_gives_a_config_that_check_refuses_rather_than_passes(tree, t
         load_config(root / "driftguard.yaml")
 
 
+def test_the_command_writes_nothing_when_it_has_no_rule_to_propose(tree, capsys) -> None:
+    from driftguard.cli import main
+
+    root = tree({"README.md": "# Nothing here\n\nJust prose with 3 numbers.\n"})
+    out = root / "proposed.yaml"
+    assert main(["discover", "--root", str(root), "--output", str(out)]) == 0
+    assert not out.exists()
+    assert "no rule to propose; nothing written" in capsys.readouterr().err
+
+
 # -- the pieces ------------------------------------------------------------------
 
 

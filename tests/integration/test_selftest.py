@@ -438,3 +438,18 @@ def test_new_name_avoids_names_in_use_and_refuses_what_cannot_match() -> None:
 def test_derived_values_follow_the_last_value() -> None:
     assert derived(["DG101", "DG104"])[0] == "DG999"
     assert "DG999" not in derived(["DG999"])
+
+
+def test_the_summary_names_the_document_a_glob_rule_is_not_clean_on(tmp_path: Path, monkeypatch, capsys) -> None:
+    from driftguard.cli import main
+    from tests.conftest import write_tree
+
+    root = write_tree(tmp_path, {
+        "src/a.py": "def run_job():\n    return 1\n",
+        "docs/a.md": "# A\n\nCall `run_job()`.\n", "docs/b.md": "# B\n\nCall `GoneAway()`.\n",
+        "driftguard.yaml": "version: 1\nfacts:\n  code: {file: 'src/*.py', symbols: true}\n"
+                           "rules:\n  - {id: refs, fact: code, doc: 'docs/*.md', references: true}\n",
+    })
+    monkeypatch.chdir(root)
+    assert main(["selftest"]) == 2
+    assert capsys.readouterr().out.splitlines()[-1].endswith("not clean before mutating: refs (docs/b.md)")
