@@ -4,9 +4,11 @@ A glob's ``*`` and ``?`` match within one path segment, ``[abc]`` one character
 of a class, and a whole segment ``**`` any number of folders (none included).
 Wildcards never match a name starting with a dot, so ``.git`` and ``.venv``
 stay out unless a pattern names them. Folder symlinks are not followed (no
-loops, nothing outside the root). A glob leaves out Go test files
-(``_test.go``) unless the pattern itself ends in ``_test.go``; a plain path is
-taken as written, whether or not it exists (reading it reports a missing file).
+loops, nothing outside the root). A glob leaves out the test files of every
+language (``driftguard.languages``: Go ``*_test.go``, Python ``test_*.py``,
+TypeScript ``*.test.ts`` ...) unless its last part itself names test files
+(``**/*_test.go``); a plain path is taken as written, whether or not it exists
+(reading it reports a missing file).
 Matches are sorted; a list keeps its patterns' order, each path once.
 """
 
@@ -17,6 +19,8 @@ import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from driftguard import languages
+
 _WILD = re.compile(r"[*?\[]")
 
 
@@ -26,7 +30,7 @@ def is_glob(pattern: str) -> bool:
 
 def expand(root: Path, pattern: str, tests: bool = False) -> list[str]:
     """Root-relative posix paths of the regular files ``pattern`` matches, sorted;
-    ``tests`` keeps Go test files whatever the pattern ends with."""
+    ``tests`` keeps test files whatever the pattern ends with."""
     if not is_glob(pattern):
         return [pattern]
     parts = pattern.split("/")
@@ -35,13 +39,20 @@ def expand(root: Path, pattern: str, tests: bool = False) -> list[str]:
         fixed += 1
     matcher = _compile(parts[fixed:])
     base = "/".join(parts[:fixed])
-    keep_tests = tests or pattern.endswith("_test.go")
+    keep_tests = tests or languages.names_tests(pattern)
     found = []
     for rel in _files(root, base):
         tail = rel[len(base) + 1:] if base else rel
-        if matcher.fullmatch(tail) and (keep_tests or not rel.endswith("_test.go")):
+        if matcher.fullmatch(tail) and (keep_tests or not languages.is_test_file(rel)):
             found.append(rel)
     return sorted(found)
+
+
+def matches(pattern: str, path: str) -> bool:
+    """Whether root-relative ``path`` matches ``pattern`` (a glob, or a path matched whole)."""
+    if not is_glob(pattern):
+        return path == pattern
+    return bool(_compile(pattern.split("/")).fullmatch(path))
 
 
 def expand_all(root: Path, patterns: Iterable[str]) -> tuple[list[str], list[str]]:

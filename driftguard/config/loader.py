@@ -8,28 +8,14 @@ with a close-match suggestion.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
+from driftguard import languages
 from driftguard.config import globs, yamlsafe
 from driftguard.config.schema import Reader
-from driftguard.config.specs import (
-    CLAIM_KEYS,
-    CLAIM_OPTIONS,
-    SELECTOR_KEYS,
-    Call,
-    Calls,
-    ClaimForm,
-    Constant,
-    Constants,
-    MapKeys,
-    Pattern,
-    Selector,
-    StringMethod,
-    Symbols,
-    TableClaim,
-)
+from driftguard.config.specs import CLAIM_KEYS, CLAIM_OPTIONS, SELECTOR_KEYS, ClaimForm, Selector
 from driftguard.model import ConfigError, Direction, Location
 from driftguard.quantities import FACT_UNITS
 
@@ -38,8 +24,6 @@ DEFAULT_MAX_FILE_SIZE = 4 * 1024 * 1024
 RULE_ID = re.compile(r"[a-z0-9][a-z0-9-]*")
 """A rule id, matched whole (``fullmatch``): ``ttl\n`` is not one."""
 CASES = ("sensitive", "insensitive")
-_KEY_PATH = re.compile(r"""([^\[\]"']+)((?:\[(?:"[^"\\]*"|'[^'\\]*'|-?[0-9]+)\])*)""")
-_KEY = re.compile(r"""\[(?:"([^"]*)"|'([^']*)'|(-?[0-9]+))\]""")
 
 
 @dataclass(frozen=True)
@@ -56,6 +40,7 @@ class FactSpec:
     line: int | None
     files: tuple[str, ...] = ()
     unit: str | None = None  # one of FACT_UNITS: what a bare number in the code measures
+    ignore: tuple[str, ...] = ()  # members (or a map's keys) left out of the fact
 
     def __post_init__(self) -> None:
         if not self.files:
@@ -64,6 +49,11 @@ class FactSpec:
     @property
     def scalar(self) -> bool:
         return bool(self.selector.scalar)
+
+    @property
+    def map(self) -> bool:
+        """Whether its items are entries, each item's label its key."""
+        return self.selector.map
 
 
 @dataclass(frozen=True)
@@ -81,6 +71,8 @@ class Rule:
     why: str = ""
     doc_pattern: str = ""
     case_insensitive: bool = False  # ``case: insensitive``: members and labels compare case-folded
+    entry: str | None = None  # ``entry: KEY``: the one entry of a map fact, judged as a scalar
+    ignore: tuple[str, ...] = ()  # members left out on both sides
 
     @property
     def scalar(self) -> bool:
@@ -169,10 +161,15 @@ def _build(r: Reader, data: Any, path: Path, root: Path | None, max_size: int | 
     return Config(path=path, root=root, facts=facts, rules=rules, max_file_size=size, root_origin=origin)
 
 
+FACT_KEYS = frozenset({"file", "unit", "unwrap", "ignore"})
+"""The keys of a fact besides its selector and the selector's siblings (``SelectorSpec.siblings``)."""
+
+
 def _fact(r: Reader, facts: Any, name: str, root: Path) -> FactSpec:
     key = f"facts.{name}"
     line = r.line_of(facts, name)
-    body = r.mapping(facts[name], key, required={"file"}, optional={*SELECTOR_KEYS, "values", "scalar", "unit"},
+    siblings = frozenset().union(*(kind.siblings for kind in SELECTOR_KEYS.values()))
+    body = r.mapping(facts[name], key, required={"file"}, optional={*SELECTOR_KEYS, *FACT_KEYS, *siblings},
                      line=line)
     chosen = [k for k in SELECTOR_KEYS if k in body]
     if len(chosen) != 1:
@@ -181,13 +178,44 @@ def _fact(r: Reader, facts: Any, name: str, root: Path) -> FactSpec:
             f"{key}: expected exactly one selector of {', '.join(SELECTOR_KEYS)}; found {found}",
             Location(r.path, line),
         )
-    written, files = _expand(r, body, "file", key, root)
+    kind = SELECTOR_KEYS[chosen[0]]
+    for extra in sorted((siblings - kind.siblings) & body.keys()):
+        r.fail(body, extra, f"{key}.{extra}: not used with a `{kind.key}` selector")
+    written, files = _files(r, body, key, root)
     unit = r.choice(body, "unit", tuple(FACT_UNITS), key, default=None)
-    selector = _selector(r, body, chosen[0], key)
-    names = isinstance(selector, (StringMethod, MapKeys, Symbols)) or getattr(selector, "values", "") == "names"
-    if unit is not None and names:
+    selector = replace(kind.from_config(r, body, key), unwrap=_names(r, body, "unwrap", key))
+    if unit is not None and (kind.names or getattr(selector, "values", "") == "names"):
         r.fail(body, "unit", f"{key}.unit: `{chosen[0]}` yields names, which carry no unit")
-    return FactSpec(name=name, file=written, selector=selector, line=line, files=files, unit=unit)
+    return FactSpec(name=name, file=written, selector=cast(Selector, selector), line=line, files=files, unit=unit,
+                    ignore=_names(r, body, "ignore", key))
+
+
+def _names(r: Reader, body: Any, key: str, where: str) -> tuple[str, ...]:
+    """A list of names (or one name) under ``key``."""
+    if key not in body:
+        return ()
+    raw = body[key]
+    names = [raw] if isinstance(raw, str) else raw
+    if not isinstance(names, list) or not names or not all(isinstance(n, str) and n for n in names):
+        r.fail(body, key, f"{where}.{key}: expected a name or a non-empty list of names")
+    return tuple(names)
+
+
+def _files(r: Reader, body: Any, where: str, root: Path) -> tuple[str, tuple[str, ...]]:
+    """``file:`` as written and the paths it names: a path, a glob, a list, or a mapping
+    of ``include`` (the same) and ``exclude`` (globs whose matches are left out)."""
+    if not isinstance(body["file"], dict):
+        return _expand(r, body, "file", where, root)
+    at = f"{where}.file"
+    spec = r.mapping(body["file"], at, required={"include"}, optional={"exclude"})
+    written, files = _expand(r, spec, "include", at, root)
+    if "exclude" not in spec:
+        return written, files
+    excluded = r.relpaths(spec, "exclude", at)
+    kept = tuple(f for f in files if not any(globs.matches(pattern, f) for pattern in excluded))
+    if not kept:
+        r.fail(spec, "exclude", f"{at}.exclude: leaves none of the {len(files)} files `{written}` matches")
+    return f"{written} (excluding {', '.join(excluded)})", kept
 
 
 def _expand(r: Reader, body: Any, key: str, where: str, root: Path) -> tuple[str, tuple[str, ...]]:
@@ -196,87 +224,33 @@ def _expand(r: Reader, body: Any, key: str, where: str, root: Path) -> tuple[str
     paths, empty = globs.expand_all(root, patterns)
     if empty:
         r.fail(body, key, f"{where}.{key}: the glob {empty[0]!r} matches no file under the root {root}"
-               + (" (Go _test.go files are left out unless the glob ends in _test.go)"
+               + (f" (test files ({languages.test_files_shown()}, ...) are left out unless the glob names them)"
                   if globs.expand(root, empty[0], tests=True) else ""))
     return ", ".join(patterns), tuple(paths)
 
 
-def _selector(r: Reader, body: Any, kind: str, key: str) -> Selector:
-    where = f"{key}.{kind}"
-    if kind == "constants":
-        spec = r.mapping(body[kind], where, optional={"type", "name", "values"})
-        values = r.choice(spec, "values", ("values", "names"), where, default=None) or r.choice(
-            body, "values", ("values", "names"), key, default="values"
-        )
-        type_ = r.value(spec, "type", str, where, default=None)
-        name = r.regex(spec, "name", where) if "name" in spec else None
-        if not type_ and not name:
-            raise ConfigError(f"{where}: expected `type` or `name`", r.loc(body, kind))
-        return Constants(type=type_, name=name, values=values)
-    if kind == "constant":
-        return _constant(r, body, key)
-    if kind == "string_method":
-        return StringMethod(type=r.value(body, kind, str, key))
-    if kind == "map_keys":
-        if not isinstance(body[kind], dict):
-            return MapKeys(name=r.value(body, kind, str, key))
-        spec = r.mapping(body[kind], where, required={"name"}, optional={"resolve", "within"})
-        return MapKeys(name=r.value(spec, "name", str, where),
-                       resolve=r.value(spec, "resolve", bool, where, default=False),
-                       within=r.value(spec, "within", str, where, default=None))
-    if kind == "symbols":
-        if r.value(body, kind, bool, key) is not True:
-            r.fail(body, kind, f"{key}.symbols: expected `symbols: true`")
-        return Symbols()
-    if kind == "pattern":
-        regex = r.regex(body, kind, key, groups=1)
-        return Pattern(regex=regex, scalar=r.value(body, "scalar", bool, key, default=False))
-    spec = r.mapping(body[kind], where, required={"function"}, optional={"within", "where", "arg"})
-    made = Calls if kind == "calls" else Call
-    arg = r.value(spec, "arg", int, where, default=0)
-    if arg < 0:
-        r.fail(spec, "arg", f"{where}.arg: expected a position from 0, got {arg}")
-    return made(
-        function=r.value(spec, "function", str, where),
-        arg=arg,
-        within=r.value(spec, "within", str, where, default=None),
-        where=r.where(spec, where),
-    )
-
-
-def _constant(r: Reader, body: Any, key: str) -> Constant:
-    """``name`` or ``name["key"][0]...``: a key path into the literal bound to ``name``."""
-    written = r.value(body, "constant", str, key)
-    m = _KEY_PATH.fullmatch(written.strip())
-    if not m or not m.group(1).strip():
-        r.fail(body, "constant", f"{key}.constant: expected a name, optionally followed by keys such as "
-               f"[\"installer\"] or [0], got {written!r}")
-    keys: list[str | int] = []
-    for part in _KEY.finditer(m.group(2)):
-        quoted = part.group(1) if part.group(1) is not None else part.group(2)
-        keys.append(quoted if quoted is not None else int(part.group(3)))
-    return Constant(name=m.group(1).strip(), keys=tuple(keys))
+RULE_KEYS = frozenset({"why", "fact", "facts", "direction", "case", "entry", "ignore"})
+"""The keys of a rule besides ``id``, ``doc`` and its claim form's options."""
 
 
 def _rule(r: Reader, rules: Any, i: int, facts: dict[str, FactSpec], root: Path) -> tuple[Rule, ...]:
     key = f"rules[{i}]"
     line = rules.item_lines[i]
-    body = r.mapping(rules[i], key, required={"id", "doc"},
-                     optional={"why", "fact", "facts", "direction", "case", *CLAIM_OPTIONS}, line=line)
+    body = r.mapping(rules[i], key, required={"id", "doc"}, optional={*RULE_KEYS, *CLAIM_OPTIONS}, line=line)
     rule_id = r.value(body, "id", str, key)
     if not RULE_ID.fullmatch(rule_id):
         r.fail(body, "id", f"{key}.id: expected lower case letters, digits and dashes, got {rule_id!r}")
     claim = _claim(r, body, key)
     names = _fact_names(r, body, key, claim)
+    entry = r.value(body, "entry", str, key, default=None)
     for name in names:
         if name not in facts:
             hint = r.suggest(name, facts)
             r.fail(body, "rows" if claim.labelled else ("fact" if "fact" in body else "facts"),
                    f"{key}: unknown fact {name!r}{hint}")
-        if facts[name].scalar != claim.scalar:
-            want = "a scalar fact (constant, call, or pattern with scalar: true)" if claim.scalar else "a set fact"
-            r.fail(body, "fact" if "fact" in body else ("facts" if "facts" in body else "rows"),
-                   f"{key}: this claim form needs {want}; {name!r} is not one")
+        _fits(r, body, key, claim, facts[name], entry)
+    if any(facts[n].map for n in names) and not entry:
+        claim = claim.for_map()
     default = claim.default_direction.value
     direction = Direction(r.choice(body, "direction", tuple(d.value for d in Direction), key, default=default))
     if direction not in claim.directions:
@@ -285,8 +259,27 @@ def _rule(r: Reader, rules: Any, i: int, facts: dict[str, FactSpec], root: Path)
     written, docs = _expand(r, body, "doc", key, root)
     why = r.value(body, "why", str, key, default="")
     folded = r.choice(body, "case", CASES, key, default="sensitive") == "insensitive"
-    return tuple(Rule(id=rule_id, facts=names, doc=doc, claim=claim, direction=direction, line=line,
-                      why=why, doc_pattern=written, case_insensitive=folded) for doc in docs)
+    ignore = _names(r, body, "ignore", key)
+    return tuple(Rule(id=rule_id, facts=names, doc=doc, claim=claim, direction=direction, line=line, why=why,
+                      doc_pattern=written, case_insensitive=folded, entry=entry, ignore=ignore) for doc in docs)
+
+
+def _fits(r: Reader, body: Any, key: str, claim: ClaimForm, fact: FactSpec, entry: str | None) -> None:
+    """Refuse a fact whose shape the claim form cannot judge: a set against a scalar form,
+    ``entry`` on a fact that is no map, a map against a scalar form without ``entry``."""
+    where = "fact" if "fact" in body else ("facts" if "facts" in body else "rows")
+    if entry is not None:
+        if not fact.map:
+            r.fail(body, "entry", f"{key}.entry: fact {fact.name!r} is not a map (flags or env with "
+                   "`defaults: true`, or a query with @name)")
+        if not claim.scalar:
+            r.fail(body, "entry", f"{key}.entry: an entry is one value; use a scalar claim form (phrase, ...)")
+        return
+    if fact.map and claim.scalar:
+        r.fail(body, where, f"{key}: fact {fact.name!r} is a map; name one of its entries with `entry:`")
+    if not fact.map and fact.scalar != claim.scalar:
+        want = "a scalar fact (constant, call, or pattern with scalar: true)" if claim.scalar else "a set fact"
+        r.fail(body, where, f"{key}: this claim form needs {want}; {fact.name!r} is not one")
 
 
 def _fact_names(r: Reader, body: Any, key: str, claim: ClaimForm) -> tuple[str, ...]:
@@ -297,10 +290,10 @@ def _fact_names(r: Reader, body: Any, key: str, claim: ClaimForm) -> tuple[str, 
         return ()
     if claim.facts == "optional" and "fact" not in body and "facts" not in body:
         return ()
-    if isinstance(claim, TableClaim) and claim.labelled:
+    if claim.labelled:
         if "fact" in body or "facts" in body:
             r.fail(body, "rows", f"{key}: a `rows` claim names its facts in `rows`; drop `fact`/`facts`")
-        return tuple(dict.fromkeys(name for _, name in claim.rows))
+        return tuple(dict.fromkeys(name for _, name in claim.row_facts))
     if ("fact" in body) == ("facts" in body):
         raise ConfigError(f"{key}: expected exactly one of `fact` or `facts`", r.loc_of(body))
     if "fact" in body:

@@ -62,7 +62,8 @@ def discover(root: Path, jobs: int | None = None, *, exclude: Iterable[str] = EX
     started = time.perf_counter()
     phases: dict[str, float] = {}
     root = Path(root).resolve()
-    files, skipped = walk(root, exclude, max_file_size)
+    unscanned: dict[str, int] = {}
+    files, skipped = walk(root, exclude, max_file_size, unscanned)
     phases["walk"] = time.perf_counter() - started
     results, used = scan_all(root, files, jobs, progress)
     phases["scan"] = time.perf_counter() - started - sum(phases.values())
@@ -90,6 +91,7 @@ def discover(root: Path, jobs: int | None = None, *, exclude: Iterable[str] = EX
         bytes=sum(size for _, _, size in read),
         jobs=used,
         skipped=sorted(skipped, key=lambda s: s.path),
+        unscanned=unscanned,
         generated=generated,
         phases=phases,
     )

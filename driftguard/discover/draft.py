@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from driftguard.discover.model import CodeFact, CodeScalar, CodeSet, TableRef
+from driftguard.config.specs import Form
+from driftguard.discover.model import CodeFact, CodeScalar, CodeSet
 
 PROPOSE_AT = 0.5
 """Proposals below this confidence are not kept."""
@@ -12,18 +13,14 @@ PROPOSE_AT = 0.5
 
 @dataclass
 class Draft:
-    kind: str  # table | section | phrase | rows
+    claim: Form  # a labelled form names its row facts ``#0``, ``#1``... until ``name_drafts``
+    subject: str  # the words a rule id is made of, when not the first fact's name
     doc: str
     line: int
     facts: list[CodeFact]
     confidence: float
     evidence: list[str]
     direction: str | None = None
-    table: TableRef | None = None
-    column: str | None = None
-    section: str | None = None
-    code_spans: str | None = None
-    phrase: str | None = None
     rows: list[tuple[str, CodeScalar]] = field(default_factory=list)
     overlap: tuple[str, ...] = ()
     doc_only: tuple[str, ...] = ()
@@ -34,12 +31,12 @@ class Draft:
     @property
     def claim_key(self) -> tuple[object, ...]:
         """What the rule reads from the document; no two proposals share one."""
-        if self.kind == "phrase":
-            return (self.doc, "phrase", self.line, self.phrase)
-        if self.kind == "section":
-            return (self.doc, "section", self.section)
-        title = self.table.title if self.table else ""
-        return (self.doc, self.kind, title, self.table.line if self.table else 0, self.column)
+        return (self.doc, self.line, self.claim.renamed({fact: "" for _, fact in self.claim.row_facts}))
+
+
+def row_placeholders(labels: list[str]) -> tuple[tuple[str, str], ...]:
+    """The rows of a labelled draft before its facts have names: label -> ``#i``."""
+    return tuple((label, f"#{i}") for i, label in enumerate(labels))
 
 
 def describe_fact(fact: CodeFact) -> str:

@@ -150,30 +150,34 @@ def _rule(p: Proposal) -> list[str]:
     lines += [comment(e, "  ") for e in p.evidence]
     lines.append(f"  - id: {p.id}")
     body: list[str] = []
-    if not p.rows:
+    if not p.claim.labelled:
         if len(p.facts) == 1:
             body.append(f"fact: {scalar(p.facts[0].name)}")
         else:
             body.append("facts: [" + ", ".join(scalar(r.name) for r in p.facts) + "]")
     body.append(f"doc: {scalar(p.doc)}")
-    if p.kind == "phrase":
-        if p.section:
-            body.append(f"section: {scalar(p.section)}")
-        body.append(f"phrase: {scalar(p.phrase or '')}")
-    elif p.kind == "section":
-        body += [f"section: {scalar(p.section or '')}", f"code_spans: {scalar(p.code_spans or '')}"]
-    else:
-        assert p.table is not None
-        if p.table.section:
-            body.append(f"section: {scalar(p.table.section)}")
-        body.append(f"table: {scalar(p.table.title)}")
-        if p.column:
-            body.append(f"column: {scalar(p.column)}")
-        if p.rows:
-            body.append("rows:")
-            body += [f"  {scalar(label)}: {scalar(name)}" for label, name in p.rows]
+    for key, value in p.claim.to_config().items():
+        body += yaml_entry(key, value)
     if p.direction:
         body.append(f"direction: {p.direction}")
     if p.case_insensitive:
         body.append("case: insensitive")
     return lines + [f"    {line}" for line in body]
+
+
+def yaml_entry(key: str, value: object) -> list[str]:
+    """``key: value`` as YAML lines, for the values a claim form's ``to_config`` holds:
+    text, booleans, numbers, lists of text (flow style) and mappings (a block)."""
+    if isinstance(value, dict):
+        return [f"{scalar(key)}:"] + [f"  {line}" for k, v in value.items() for line in yaml_entry(str(k), v)]
+    return [f"{scalar(key)}: {_flow(value)}"]
+
+
+def _flow(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_flow(v) for v in value) + "]"
+    return scalar(str(value))

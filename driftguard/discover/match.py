@@ -44,7 +44,7 @@ def propose(sources: list[SourceFile], docs: list[DocFile]
         kept = best.get(draft.claim_key)
         if kept is None or draft.confidence > kept.confidence:
             best[draft.claim_key] = draft
-    ordered = sorted(best.values(), key=lambda d: (d.doc, d.line, d.kind, d.phrase or "", d.column or ""))
+    ordered = sorted(best.values(), key=lambda d: (d.doc, d.line, d.claim.key, repr(d.claim)))
     return name_drafts(ordered), near, unplaced
 
 
@@ -98,24 +98,16 @@ def name_drafts(drafts: Iterable[Draft]) -> list[Proposal]:
     for d in drafts:
         refs = tuple(FactRef(names[f], f) for f in d.facts)
         rule_id = _unique(_rule_base(d, refs), _join(_stem_words(d.doc), "-"), ids, "-")
-        rows = tuple((label, names[fact]) for label, fact in d.rows)
+        claim = d.claim.renamed({f"#{i}": names[fact] for i, (_, fact) in enumerate(d.rows)})
         out.append(Proposal(
-            rule_id, d.kind, d.doc, d.line, refs, d.confidence, tuple(d.evidence), d.direction, d.table,
-            d.column, d.section, d.code_spans, d.phrase, rows, d.overlap, d.doc_only, d.code_only,
-            d.basis, d.case_insensitive,
+            rule_id, claim, d.doc, d.line, refs, d.confidence, tuple(d.evidence), d.direction, d.overlap,
+            d.doc_only, d.code_only, d.basis, d.case_insensitive,
         ))
     return out
 
 
 def _rule_base(d: Draft, refs: tuple[FactRef, ...]) -> str:
-    if d.kind == "section" and d.section:
-        words = _words_of(d.section)
-    elif d.kind == "rows" and d.table:
-        words = _words_of(f"{d.table.title} {d.column or ''}")
-    elif d.kind == "table" and len(refs) > 1 and d.table:
-        words = _words_of(d.table.title)
-    else:
-        words = _words_of(refs[0].name)
+    words = _words_of(d.subject) if d.subject else _words_of(refs[0].name)
     base = _join(words, "-") or "rule"
     return base if re.match(r"[a-z0-9]", base) else "r-" + base
 

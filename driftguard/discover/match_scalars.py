@@ -24,7 +24,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import chain
 
-from driftguard.discover.draft import PROPOSE_AT, Draft, describe_fact
+from driftguard.config.specs import PhraseClaim, TableClaim
+from driftguard.discover.draft import PROPOSE_AT, Draft, describe_fact, row_placeholders
 from driftguard.discover.model import CodeScalar, DocFile, QuantityClaim, TableRef, mentioned
 from driftguard.discover.templates import phrase_for
 from driftguard.discover.words import identifier_words, stem, text_stems, weight
@@ -198,8 +199,8 @@ def phrase_drafts(matches: list[ScalarMatch], docs: dict[str, DocFile]) -> tuple
         more = len(read) - 1
         evidence = _evidence(m) + [f"template '{template}' reads this sentence"
                                    + (f" and {more} more stating the same value" if more else " only")]
-        drafts.append(Draft("phrase", c.doc, c.line, [m.fact], m.confidence, evidence,
-                            section=section, phrase=template, basis=basis(m)))
+        drafts.append(Draft(PhraseClaim(template=template, section=section), "", c.doc, c.line, [m.fact],
+                            m.confidence, evidence, basis=basis(m)))
         taken.update((c.doc, i, at) for i, at in read)
     return drafts, unplaced
 
@@ -222,6 +223,8 @@ def rows_drafts(matches: list[ScalarMatch]) -> list[Draft]:
         named = sum(1 for m in found if m.verbatim or m.typed)
         how = (f"{named} of {len(found)} rows name their constant" if named
                else "each row holds words of its constant's name")
-        drafts.append(Draft("rows", doc, table.line, [m.fact for m in found], confidence, evidence,
-                            table=table, column=column, rows=[(m.claim.label, m.fact) for m in found], basis=how))
+        form = TableClaim(table=table.title, column=column, section=table.section,
+                          rows=row_placeholders([m.claim.label for m in found]))
+        drafts.append(Draft(form, f"{table.title} {column}", doc, table.line, [m.fact for m in found], confidence,
+                            evidence, rows=[(m.claim.label, m.fact) for m in found], basis=how))
     return drafts

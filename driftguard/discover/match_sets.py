@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 
+from driftguard.config.specs import SectionClaim, TableClaim
 from driftguard.discover.draft import PROPOSE_AT, Draft, describe_fact, short_list, what_set
 from driftguard.discover.model import CodeSet, NearMiss, SetClaim, mentioned
 
@@ -166,9 +167,11 @@ def _table_draft(claim: SetClaim, facts: list[CodeSet], direction: str, confiden
     sets = " and ".join(what_set(f) for f in facts)
     relation = {"both": "equals", "doc-to-code": "lists part of", "code-to-doc": "lists all of, and more than,"}
     basis = f"{column} {relation[direction]} the {sets}" + (", ignoring case" if by_case else "")
-    return Draft("table", claim.doc, claim.line, list(facts), round(confidence, 3), evidence, direction,
-                 table=claim.table, column=claim.column, overlap=overlap, doc_only=doc_only,
-                 code_only=code_only, basis=basis, case_insensitive=by_case)
+    assert claim.table is not None
+    form = TableClaim(table=claim.table.title, column=claim.column, section=claim.table.section)
+    subject = claim.table.title if len(facts) > 1 else ""
+    return Draft(form, subject, claim.doc, claim.line, list(facts), round(confidence, 3), evidence, direction,
+                 overlap=overlap, doc_only=doc_only, code_only=code_only, basis=basis, case_insensitive=by_case)
 
 
 def match_section(claim: SetClaim, index: SetIndex, mentions: frozenset[str] = frozenset()) -> Draft | None:
@@ -208,9 +211,10 @@ def match_section(claim: SetClaim, index: SetIndex, mentions: frozenset[str] = f
                     f"{short_list([v for v in claim.section_spans if v not in set(selected)])}")
     basis = (f"{len(covered)} code spans of the section's shape {regex} are the "
              + " and ".join(what_set(f) for f in cover))
-    return Draft("section", claim.doc, claim.line, list(cover), round(confidence, 3), evidence, "doc-to-code",
-                 section=claim.section, code_spans=regex, overlap=overlap,
-                 doc_only=_ordered(claim.values, covered, keep=False), basis=basis)
+    assert claim.section is not None
+    form = SectionClaim(section=claim.section, code_spans=regex)
+    return Draft(form, claim.section, claim.doc, claim.line, list(cover), round(confidence, 3), evidence,
+                 "doc-to-code", overlap=overlap, doc_only=_ordered(claim.values, covered, keep=False), basis=basis)
 
 
 def fit_regex(values: list[str], spans: Iterable[str], declared: set[str]) -> str | None:

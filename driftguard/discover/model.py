@@ -12,7 +12,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Union
 
-from driftguard.config.specs import Constant, Constants, MapKeys, StringMethod
+from driftguard.config.specs import Constant, Constants, Form, MapKeys, StringMethod
 from driftguard.model import Value
 
 SetSelector = Union[Constants, StringMethod, MapKeys]
@@ -162,19 +162,13 @@ class Proposal:
     """One proposed rule: the claim, the facts, the confidence and the evidence."""
 
     id: str
-    kind: str  # table | section | phrase | rows
+    claim: Form
     doc: str
     line: int
     facts: tuple[FactRef, ...]
     confidence: float
     evidence: tuple[str, ...]
     direction: str | None = None  # for set rules
-    table: TableRef | None = None
-    column: str | None = None
-    section: str | None = None
-    code_spans: str | None = None
-    phrase: str | None = None
-    rows: tuple[tuple[str, str], ...] = ()  # row label -> fact name
     overlap: tuple[str, ...] = ()
     doc_only: tuple[str, ...] = ()  # claimed, not in the facts
     code_only: tuple[str, ...] = ()  # in the facts, not claimed
@@ -203,6 +197,7 @@ class Stats:
     seconds: float = 0.0
     jobs: int = 1
     skipped: list[Skipped] = field(default_factory=list)
+    unscanned: dict[str, int] = field(default_factory=dict)  # files of languages discover reads nothing from
     generated: list[str] = field(default_factory=list)  # generated files, recognised and not read
     phases: dict[str, float] = field(default_factory=dict)  # seconds per step: walk, scan, match, prove
 

@@ -16,6 +16,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Union
 
+from driftguard import languages
 from driftguard.discover.generated import is_generated
 from driftguard.discover.model import GENERATED, DocFile, Skipped, SourceFile
 from driftguard.model import DriftguardError
@@ -27,16 +28,29 @@ EXCLUDED_DIRS = frozenset({
 """Folders never scanned (besides hidden ones such as ``.git``): vendored code, Go
 ``testdata`` and test fixtures, build output and virtual environments."""
 
-SOURCE_SUFFIXES = {".go": "go", ".py": "python", ".md": "markdown", ".markdown": "markdown"}
+DOCUMENT_SUFFIXES = (".md", ".markdown")
+SCANNED = ("go", "python")
+"""The languages (``Language.name``, lower case) discover proposes rules from; files of
+the other languages ``driftguard.languages`` lists are counted, not read."""
 MAX_FILE_SIZE = 2 * 1024 * 1024
 SERIAL_BELOW = 256 * 1024  # bytes: smaller trees are scanned in this process when jobs is automatic
 
 Result = Union[SourceFile, DocFile, Skipped]
 
 
-def walk(root: Path, excluded: Iterable[str] = EXCLUDED_DIRS, max_size: int = MAX_FILE_SIZE
-         ) -> tuple[list[tuple[str, str, int]], list[Skipped]]:
-    """``(relpath, language, size)`` of every file to scan, sorted, and the files refused."""
+def file_kind(name: str) -> tuple[str, bool] | None:
+    """What discover makes of a file named ``name``: (``markdown`` or its language's
+    lower-case name, whether it is a test file), or None for a file of no language."""
+    if os.path.splitext(name)[1].lower() in DOCUMENT_SUFFIXES:
+        return "markdown", False
+    lang = languages.language_of(name)
+    return None if lang is None else (lang.name.lower(), lang.is_test(name))
+
+
+def walk(root: Path, excluded: Iterable[str] = EXCLUDED_DIRS, max_size: int = MAX_FILE_SIZE,
+         unscanned: dict[str, int] | None = None) -> tuple[list[tuple[str, str, int]], list[Skipped]]:
+    """``(relpath, language, size)`` of every file to scan, sorted, and the files refused;
+    ``unscanned`` counts, by language, the files of languages discover does not read."""
     skip_dirs = frozenset(excluded)
     real_root = root.resolve()
     files: list[tuple[str, str, int]] = []
@@ -49,8 +63,13 @@ def walk(root: Path, excluded: Iterable[str] = EXCLUDED_DIRS, max_size: int = MA
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in skip_dirs
                          and not d.endswith(".egg-info"))
         for name in names:
-            lang = SOURCE_SUFFIXES.get(os.path.splitext(name)[1])
-            if lang is None or _is_test(name, lang):
+            kind = file_kind(name)
+            if kind is None or kind[1]:
+                continue
+            lang = kind[0]
+            if lang != "markdown" and lang not in SCANNED:
+                if unscanned is not None:
+                    unscanned[lang] = unscanned.get(lang, 0) + 1
                 continue
             full = os.path.join(folder, name)
             rel = Path(os.path.relpath(full, real_root)).as_posix()
@@ -78,14 +97,6 @@ def walk(root: Path, excluded: Iterable[str] = EXCLUDED_DIRS, max_size: int = MA
             files.append((rel, lang, size))
     files.sort()
     return files, skipped
-
-
-def _is_test(name: str, lang: str) -> bool:
-    if lang == "go":
-        return name.endswith("_test.go")
-    if lang == "python":
-        return name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py"
-    return False
 
 
 def scan_file(root: str, rel: str, lang: str) -> Result:

@@ -2,27 +2,19 @@
 
 from __future__ import annotations
 
+from driftguard import languages
 from driftguard.discover.draft import describe_fact, short_list
-from driftguard.discover.model import Discovery, Proposal
+from driftguard.discover.model import Discovery
 
 TOP = 10
-
-
-def _claim(p: Proposal) -> str:
-    if p.kind == "phrase":
-        return f"sentence '{p.phrase}'"
-    if p.kind == "section":
-        return f"section '{p.section}'"
-    assert p.table is not None
-    column = f", column '{p.column}'" if p.column else ""
-    return f"table '{p.table.title}'{column}" + (" rows" if p.rows else "")
 
 
 def render_summary(discovery: Discovery) -> str:
     s = discovery.stats
     kinds: dict[str, int] = {}
     for p in discovery.proposals:
-        kinds[p.kind] = kinds.get(p.kind, 0) + 1
+        kind = "rows" if p.claim.labelled else p.claim.key
+        kinds[kind] = kinds.get(kind, 0) + 1
     by_kind = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())) or "none"
     lines = [
         f"driftguard discover: scanned {s.files} files ({s.go_files} Go, {s.python_files} Python, "
@@ -45,13 +37,13 @@ def render_summary(discovery: Discovery) -> str:
         lines.append("top proposals:")
     for p in top:
         facts = "; ".join(describe_fact(r.fact) for r in p.facts[:3]) + (" ..." if len(p.facts) > 3 else "")
-        lines.append(f"  {p.confidence:.2f}  {p.id}  {p.doc}:{p.line}  {_claim(p)}  <->  {facts}")
-        if p.kind in ("table", "section"):
+        lines.append(f"  {p.confidence:.2f}  {p.id}  {p.doc}:{p.line}  {p.claim.describe()}  <->  {facts}")
+        if p.claim.labelled:
+            lines.append("        rows: " + ", ".join(f"{label} -> {name}" for label, name in p.claim.row_facts))
+        elif not p.claim.scalar:
             lines.append(f"        overlap {len(p.overlap)}: {short_list(p.overlap, 6)}; "
                          f"missing in the document: {short_list(p.code_only, 6)}; "
                          f"missing in code: {short_list(p.doc_only, 6)}")
-        elif p.kind == "rows":
-            lines.append("        rows: " + ", ".join(f"{label} -> {name}" for label, name in p.rows))
     for miss in discovery.near_misses[:TOP]:
         where = miss.claim.table.title if miss.claim.table else miss.claim.section
         lines.append(f"  near miss  {miss.claim.doc}:{miss.claim.line} '{where}' vs {describe_fact(miss.fact)}: "
@@ -61,6 +53,9 @@ def render_summary(discovery: Discovery) -> str:
         lines.append(f"  dropped  {p.id}  {p.doc}:{p.line}: {why}")
     for p, why in discovery.suggestions[:TOP]:
         lines.append(f"  suggestion  {p.id}  {p.doc}:{p.line}: cannot be shown to fail ({why})")
+    for tag, count in sorted(s.unscanned.items()):
+        shown = next((lang.name for lang in languages.LANGUAGES if lang.name.lower() == tag), tag)
+        lines.append(f"  skipped {count} {shown} files: discover proposes no rules from {shown} yet")
     for skipped in s.skipped[:TOP]:
         lines.append(f"  skipped  {skipped.path}: {skipped.reason}")
     if len(s.skipped) > TOP:

@@ -10,20 +10,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from driftguard.config.loader import CONFIG_NAME, Config, FactSpec, Rule
-from driftguard.config.specs import ClaimForm, PhraseClaim, SectionClaim, TableClaim
 from driftguard.discover.model import Proposal
 from driftguard.model import Direction
-
-
-def claim_form(p: Proposal) -> ClaimForm:
-    if p.kind == "phrase":
-        assert p.phrase is not None
-        return PhraseClaim(template=p.phrase, section=p.section)
-    if p.kind == "section":
-        assert p.section is not None
-        return SectionClaim(section=p.section, code_spans=p.code_spans)
-    assert p.table is not None
-    return TableClaim(table=p.table.title, column=p.column, rows=p.rows, section=p.table.section)
 
 
 def to_config(root: Path, proposals: Iterable[Proposal]) -> Config:
@@ -32,8 +20,8 @@ def to_config(root: Path, proposals: Iterable[Proposal]) -> Config:
     for p in proposals:
         for ref in p.facts:
             facts.setdefault(ref.name, FactSpec(ref.name, ref.fact.file, ref.fact.selector, 0))
-        names = tuple(name for _, name in p.rows) if p.rows else tuple(r.name for r in p.facts)
+        names = tuple(name for _, name in p.claim.row_facts) or tuple(r.name for r in p.facts)
         direction = Direction(p.direction) if p.direction else Direction.BOTH
-        rules.append(Rule(p.id, tuple(dict.fromkeys(names)), p.doc, claim_form(p), direction, 0,
+        rules.append(Rule(p.id, tuple(dict.fromkeys(names)), p.doc, p.claim, direction, 0,
                           case_insensitive=p.case_insensitive))
     return Config(path=root / CONFIG_NAME, root=root, facts=facts, rules=tuple(rules))

@@ -16,7 +16,6 @@ from dataclasses import dataclass, replace
 
 from driftguard import quantities
 from driftguard.config.loader import Config, Rule
-from driftguard.config.specs import PhraseClaim, TableClaim
 from driftguard.fix.changes import Change, Unfixed
 from driftguard.fix.edits import EditRefused, cell_problem, value_splice
 from driftguard.fix.rows import plan_rows
@@ -123,8 +122,9 @@ def _rule_changes(engine: Engine, judged: RuleResult) -> tuple[list[Change], lis
         got, bad = _value_changes(engine, judged, claim, mismatches)
         made += got
         left += bad
-    if missing and (not isinstance(rule.claim, TableClaim) or rule.claim.rows):
-        left += [Unfixed(f, "not fixable: only a table claim gets new rows") for f in missing]
+    if missing and not rule.claim.adds_rows:
+        left += [Unfixed(f, f"not fixable: fix adds no member to a `{rule.claim.key}` claim (only table rows)")
+                 for f in missing]
         missing = []
     return made, left, missing
 
@@ -143,8 +143,9 @@ def _reason(finding: Finding) -> str:
 def _value_changes(engine: Engine, judged: RuleResult, claim: Claim,
                    findings: list[Finding]) -> tuple[list[Change], list[Unfixed]]:
     rule = judged.rule
-    if not isinstance(rule.claim, (PhraseClaim, TableClaim)):
-        return [], [Unfixed(f, "not fixable: only phrases and table rows are rewritten") for f in findings]
+    if not rule.claim.rewrites_values:
+        return [], [Unfixed(f, f"not fixable: fix does not rewrite the values of a `{rule.claim.key}` claim")
+                    for f in findings]
     stale = _stale_items(rule, claim, {fact.name: fact for fact in judged.facts})
     paired = _pair(findings, stale)
     if paired is None:
@@ -162,8 +163,8 @@ def _value_changes(engine: Engine, judged: RuleResult, claim: Claim,
 
 def _stale_items(rule: Rule, claim: Claim, facts: dict[str, Fact]) -> list[tuple[Item, Item]]:
     """Each claim item that disagrees with its fact, with the fact's item, in finding order."""
-    if isinstance(rule.claim, TableClaim):
-        names = {label.casefold(): name for label, name in rule.claim.rows}
+    if rule.claim.labelled:
+        names = {label.casefold(): name for label, name in rule.claim.row_facts}
         pairs = [(item, facts.get(names.get(item.label.casefold(), ""))) for item in claim.items]
     else:
         pairs = [(item, facts.get(rule.facts[0])) for item in claim.items]
@@ -198,7 +199,7 @@ def _rewrite(rule: Rule, text: str, finding: Finding, item: Item, code: Item) ->
         written = quantities.format_like(new, old).strip()
     except (quantities.QuantityError, ValueError) as exc:
         raise EditRefused(f"cannot write `{new.canonical}` like '{old.text}': {exc}") from None
-    problem = cell_problem(written) if isinstance(rule.claim, TableClaim) else None
+    problem = cell_problem(written) if rule.claim.table_column is not None else None
     if problem:
         raise EditRefused(f"the row '{item.label}': {problem}")
     splice = value_splice(text, item.span, old.text, written)

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from driftguard.config.specs import TableClaim
+from driftguard.config.specs import Form
 from driftguard.documents.model import Document, Row, Table, fold_key
 from driftguard.documents.reader import parse_document
 from driftguard.fix.changes import Change, Unfixed, code, row_refused
@@ -40,7 +40,7 @@ class _Reader:
     """One rule reading the table: its column and what it wants added."""
 
     judged: RuleResult
-    form: TableClaim
+    form: Form
     column: int
     missing: list[Finding] = field(default_factory=list)
 
@@ -70,8 +70,8 @@ def plan_rows(path: str, text: str, doc: Document, requests: Sequence[tuple[Rule
     for judged, missing in requests:
         form, claim = judged.rule.claim, judged.claim
         table = None if claim is None or claim.location.line is None else _table_at(doc, claim.location.line)
-        column = None if table is None or not isinstance(form, TableClaim) else _column(table, form)
-        if table is None or column is None or not isinstance(form, TableClaim):
+        column = None if table is None else _column(table, form)
+        if table is None or column is None:
             left += [Unfixed(f, "not fixable: cannot find the table again") for f in missing]
             continue
         if not table.rows:
@@ -97,16 +97,19 @@ def _table_at(doc: Document, line: int) -> Table | None:
     return next((t for t in doc.tables if t.line == line), None)
 
 
-def _column(table: Table, form: TableClaim) -> int | None:
-    default = 1 if form.rows else 0
-    return table.column(form.column) if form.column else default
+def _column(table: Table, form: Form) -> int | None:
+    """The column of ``table`` that ``form`` reads; None when the form reads no table column."""
+    if form.table_column is None:
+        return None
+    name, default = form.table_column
+    return table.column(name) if name else default
 
 
 def _readers(table: Table, readers: Sequence[RuleResult]) -> list[_Reader]:
     out = []
     for judged in readers:
         form, claim = judged.rule.claim, judged.claim
-        if isinstance(form, TableClaim) and claim is not None and claim.location.line == table.line:
+        if claim is not None and claim.location.line == table.line:
             column = _column(table, form)
             if column is not None:
                 out.append(_Reader(judged, form, column))
@@ -143,9 +146,9 @@ def _clash(table: Table, adder: _Reader, value: str, group: list[_Reader]) -> st
     for other in group:
         if other is adder:
             continue
-        if other.form.rows:
+        if other.form.labelled:
             label = value if adder.column == 0 else TODO
-            hit = next((lab for lab, _ in other.form.rows if fold_key(lab) == fold_key(label)), None)
+            hit = next((lab for lab, _ in other.form.row_facts if fold_key(lab) == fold_key(label)), None)
             if hit is not None:
                 return (f"rule '{other.rule}' reads its row '{hit}' in the '{name}' table, and the new row "
                         f"would hold `{TODO}` in its column '{_head(table, other.column)}'; add the row by hand")

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from driftguard.config.loader import Rule
-from driftguard.config.specs import TableClaim
 from driftguard.model import (
     CLAIM_NOT_FOUND,
     FACT_NOT_FOUND,
@@ -87,10 +86,9 @@ def compare_scalar(rule: Rule, fact: Fact, claim: Claim) -> list[Finding]:
 
 
 def compare_rows(rule: Rule, facts: dict[str, Fact], claim: Claim) -> list[Finding]:
-    assert isinstance(rule.claim, TableClaim)
     by_label = {item.label.casefold(): item for item in claim.items}  # labels always compare case-folded
     findings = []
-    for label, name in rule.claim.rows:
+    for label, name in rule.claim.row_facts:
         item = by_label.get(label.casefold())
         if item is None:
             findings.append(Finding(

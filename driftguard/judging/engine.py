@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, cast
 
 from driftguard.config.loader import Config, FactSpec, Rule
-from driftguard.config.specs import LinksClaim, ReferencesClaim, Symbols
+from driftguard.config.specs import Judging, Symbols
 from driftguard.judging.compare import compare_rows, compare_scalar, compare_set, error_finding
 from driftguard.judging.repository import Repository
 from driftguard.judging.result import Result, RuleResult
@@ -180,7 +180,7 @@ class Engine:
                 facts[name] = self.fact(self.config.facts[name])
             except DriftguardError as exc:
                 problems.append(error_finding(rule, exc, fact=name))
-        if isinstance(rule.claim, (ReferencesClaim, LinksClaim)):
+        if rule.claim.judging is not Judging.COMPARE:
             return self._judge_names(rule, facts, problems)
         claim: Claim | None = None
         try:
@@ -205,7 +205,7 @@ class Engine:
         findings = list(problems)
         claim: Claim | None = None
         try:
-            if isinstance(rule.claim, LinksClaim):
+            if rule.claim.judging is Judging.LINKS:
                 from driftguard.judging.links import judge_links
 
                 claim, found = judge_links(rule, self.linked(rule.doc), self.workspace, self.linked)
@@ -272,19 +272,15 @@ class Engine:
         fallback = None
         for file in files:
             module = reader_name(file, spec.selector)
-            reader = load_reader(module)
-            find = getattr(reader, "declaration", None)
-            if find is None:
-                continue
             try:
                 tree = self._tree(module, file)
             except DriftguardError:
                 continue
-            found = find(tree, spec.selector, file)
+            found = load_reader(module).declaration(tree, spec.selector, file)
             if found is not None and not found[1].startswith("const block"):
-                return cast("tuple[Location, str]", found)
+                return found
             fallback = fallback or found
-        return cast("tuple[Location, str] | None", fallback)
+        return fallback
 
     def left_out(self, spec: FactSpec) -> list[str]:
         """What the readers saw and left out of ``spec``'s fact (a ``String`` case that
@@ -292,14 +288,11 @@ class Engine:
         notes = []
         for file in spec.files:
             module = reader_name(file, spec.selector)
-            skipped = getattr(load_reader(module), "skipped", None)
-            if skipped is None:
-                continue
             try:
                 tree = self._tree(module, file)
             except DriftguardError:
                 continue
-            notes += [f"{file}: {note}" for note in skipped(tree, spec.selector, file)]
+            notes += [f"{file}: {note}" for note in load_reader(module).skipped(tree, spec.selector, file)]
         return notes
 
     def run(self, rules: Iterable[Rule] | None = None) -> Result:

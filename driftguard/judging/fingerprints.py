@@ -9,20 +9,25 @@ import os
 import sys
 from pathlib import Path
 
+from driftguard import languages
+
 CLAIMS = "driftguard.documents.claims"
 """The 'reader' name claims are cached under."""
 
-LIBRARIES: dict[str, tuple[tuple[str, str], ...]] = {
-    "driftguard.sources.go": (("tree_sitter", "tree-sitter"), ("tree_sitter_go", "tree-sitter-go")),
-    "driftguard.sources.python": (("libcst", "libcst"),),
-    "driftguard.sources.typescript": (("tree_sitter", "tree-sitter"),
-                                      ("tree_sitter_typescript", "tree-sitter-typescript"),
-                                      ("tree_sitter_javascript", "tree-sitter-javascript")),
-    "driftguard.sources.text": (),
-    CLAIMS: (("markdown_it", "markdown-it-py"),),
-}
-"""Reader -> the (import name, distribution) of each library its results depend on.
-A reader not listed here is never cached."""
+TEXT = "driftguard.sources.text"
+"""The regex reader, which depends on no library."""
+
+
+def libraries(reader: str) -> tuple[tuple[str, str], ...] | None:
+    """The (import name, distribution) of each library ``reader``'s results depend on,
+    from its language's declaration; None for a reader that is never cached (one
+    registered as an object, or unknown)."""
+    if reader == CLAIMS:
+        return (("markdown_it", "markdown-it-py"),)
+    if reader == TEXT:
+        return ()
+    lang = languages.by_key(reader)
+    return lang.libraries if lang is not None and lang.cached else None
 
 
 def digest(data: bytes) -> str:
@@ -66,7 +71,7 @@ def library_fingerprint(reader: str) -> str | None:
     """The versions of the libraries ``reader``'s results depend on, found without
     importing them; None (never cache) for an unknown reader or an unknown version."""
     if reader not in _libraries:
-        needed = LIBRARIES.get(reader)
+        needed = libraries(reader)
         found = None if needed is None else [library_version(name, dist) for name, dist in needed]
         known = [v for v in found or () if v is not None]
         _libraries[reader] = ";".join(known) if found is not None and len(known) == len(found) else None

@@ -14,7 +14,9 @@ import difflib
 import posixpath
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import PurePosixPath
+from typing import cast
 
+from driftguard import languages
 from driftguard.config import globs
 from driftguard.config.loader import Rule
 from driftguard.config.specs import ReferencesClaim
@@ -78,8 +80,7 @@ def _lookup(tables: list[tuple[Sequence[Item], dict[str, int]]], name: str) -> I
 def references_claim(rule: Rule, doc: Document, top: frozenset[str]) -> Claim:
     """The reference-shaped code spans of ``doc``; ``top`` holds the repository's
     top-level names, where a path without an extension must start."""
-    form = rule.claim
-    assert isinstance(form, ReferencesClaim)
+    form = cast(ReferencesClaim, rule.claim)  # judged only for a form whose judging is REFERENCES
     spans = [c for c in doc.code_spans if shape_of(c.text, form.bare, top)]
     if form.ignore:
         where = Location(doc.path)
@@ -97,8 +98,7 @@ def judge_references(rule: Rule, source: str, claim: Claim, facts: list[Fact], r
     """A finding for each item of ``claim`` that resolves to nothing, or that a sentence
     places in a file the code does not define it in. ``defined_in`` gives the names a
     fact file defines (asked only for files a sentence names)."""
-    form = rule.claim
-    assert isinstance(form, ReferencesClaim)
+    form = cast(ReferencesClaim, rule.claim)
     index = Index(facts)
     files = tuple(fact_files)
     where_facts = ", ".join(f"`{f}`" for f in rule.facts) or "no fact"
@@ -169,7 +169,7 @@ def _module_forms(path: str) -> list[str]:
     if not dot or tail.lower() in EXTENSIONS or not stem:
         return [path]
     base = f"{head}/{stem}" if head else stem
-    return [path, base, *(f"{base}.{ext}" for ext in ("py", "go", "ts", "js"))]
+    return [path, base, *(f"{base}{ext}" for ext in languages.extensions())]
 
 
 def _closest_path(path: str, repository: Repository) -> str:

@@ -3,23 +3,21 @@
 A mutation changes one file of the selftest's temporary tree the way a real
 drift would: a new member in the source, a bogus value in the document, a
 scalar changed on one side. ``plan`` lists the mutations a rule must catch;
-each one's ``apply`` turns the file's current text into an ``Edit``. The
-language-specific edits live in ``go`` (tree-sitter-go), ``python`` (libcst
-and ast), ``pattern`` (the captured text of ``pattern`` facts) and ``doc``
-(markdown); the helpers they share live in ``edits``, the candidate values
-in ``samples``.
+each one's ``apply`` turns the file's current text into an ``Edit``. A source
+file is mutated by its language's reader (``add_member`` and
+``change_scalar`` of ``driftguard.sources.base``), a document by ``doc``,
+as the claim form declares (``doc_member``); the helpers they share live in
+``driftguard.sources.mutation``.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
-from types import ModuleType
 
 from driftguard.config.loader import Config, FactSpec, Rule
-from driftguard.config.specs import LinksClaim, ReferencesClaim, SectionClaim, TableClaim
+from driftguard.config.specs import DocMember, Judging
 from driftguard.model import (
     BROKEN_LINK,
     MISSING_IN_CODE,
@@ -31,53 +29,85 @@ from driftguard.model import (
     Item,
 )
 from driftguard.selftest import doc
-from driftguard.selftest.edits import CannotApply, Edit, Mutation, NotApplicable
-from driftguard.sources import TEXT_READER, reader_name
+from driftguard.selftest.edits import Mutation
+from driftguard.sources import load_reader, reader_name
+from driftguard.sources.mutation import CannotApply, Edit, NotApplicable
 
 
 def plan(rule: Rule, config: Config, facts: dict[str, Fact], claim_items: tuple[Item, ...],
          claim_line: int | None) -> list[Mutation]:
     """The mutations ``rule`` must catch, given what the clean tree yields for it."""
-    out: list[Mutation] = []
-    if isinstance(rule.claim, LinksClaim):
-        try:
-            target = doc.heading_target(rule, claim_items)
-        except NotApplicable as exc:
-            if not claim_items:
-                return [Mutation("doc: linked heading renamed", "doc", BROKEN_LINK, rule.doc, _refuse(exc))]
-            return [Mutation("doc: link target renamed", "doc", BROKEN_LINK, rule.doc,
-                             partial(doc.rename_reference, items=claim_items))]
-        return [Mutation("doc: linked heading renamed", "doc", BROKEN_LINK, target,
-                         partial(doc.remove_heading, rule=rule, claim_items=claim_items, path=target))]
-    if isinstance(rule.claim, ReferencesClaim):
+    judging = rule.claim.judging
+    if judging is Judging.LINKS:
+        return _link_mutations(rule, claim_items)
+    if judging is Judging.REFERENCES:
         return [Mutation("doc: reference renamed", "doc", UNRESOLVED_REFERENCE, rule.doc,
                          partial(doc.rename_reference, items=claim_items))]
     if rule.scalar:
-        for name in rule.facts:
-            spec, fact = _home(config.facts[name], facts.get(name))
-            out.append(Mutation(f"code: value changed ({name})", "code", VALUE_MISMATCH, spec.file,
-                                _bind(_change_code, spec, fact), fact=name))
-        labelled = rule.claim.labelled
-        for item in claim_items if labelled else claim_items[:1]:
-            label = f"doc: row '{item.label}' changed" if labelled else "doc: value changed"
-            out.append(Mutation(label, "doc", VALUE_MISMATCH, rule.doc, partial(_change_value, item=item)))
-        return out
+        return _scalar_mutations(rule, config, facts, claim_items)
+    out: list[Mutation] = []
     if rule.direction in (Direction.BOTH, Direction.CODE_TO_DOC):
         for name in rule.facts:
             spec, fact = _home(config.facts[name], facts.get(name))
             out.append(Mutation(f"code: new member ({name})", "code", MISSING_IN_DOC, spec.file,
                                 _bind(_add_code, spec, fact), fact=name))
     if rule.direction in (Direction.BOTH, Direction.DOC_TO_CODE):
-        form = rule.claim
-        if isinstance(form, TableClaim):
-            label, make = "doc: new table row", lambda text: doc.add_row(text, rule, claim_line)
-        elif isinstance(form, SectionClaim) and form.list:
-            label, make = "doc: new bullet item", lambda text: doc.add_bullet(text, rule)
-        else:
-            declared = {i.value.canonical for name in rule.facts if name in facts for i in facts[name].items}
-            label, make = "doc: new code span", lambda text: doc.add_code_span(text, rule, declared)
-        out.append(Mutation(label, "doc", MISSING_IN_CODE, rule.doc, make))
+        declared = {i.value.canonical for name in rule.facts if name in facts for i in facts[name].items}
+        make = _DOC_MEMBERS[rule.claim.doc_member]
+        out.append(Mutation(f"doc: {rule.claim.doc_member.value.removeprefix('a ')}", "doc", MISSING_IN_CODE,
+                            rule.doc, partial(make, rule=rule, claim_line=claim_line, declared=declared)))
     return out
+
+
+def _link_mutations(rule: Rule, claim_items: tuple[Item, ...]) -> list[Mutation]:
+    try:
+        target = doc.heading_target(rule, claim_items)
+    except NotApplicable as exc:
+        if not claim_items:
+            return [Mutation("doc: linked heading renamed", "doc", BROKEN_LINK, rule.doc, _refuse(exc))]
+        return [Mutation("doc: link target renamed", "doc", BROKEN_LINK, rule.doc,
+                         partial(doc.rename_reference, items=claim_items))]
+    return [Mutation("doc: linked heading renamed", "doc", BROKEN_LINK, target,
+                     partial(doc.remove_heading, rule=rule, claim_items=claim_items, path=target))]
+
+
+def _scalar_mutations(rule: Rule, config: Config, facts: dict[str, Fact],
+                      claim_items: tuple[Item, ...]) -> list[Mutation]:
+    out = []
+    for name in rule.facts:
+        spec, fact = _home(config.facts[name], facts.get(name))
+        out.append(Mutation(f"code: value changed ({name})", "code", VALUE_MISMATCH, spec.file,
+                            _bind(_change_code, spec, fact), fact=name))
+    labelled = rule.claim.labelled
+    for item in claim_items if labelled else claim_items[:1]:
+        label = f"doc: row '{item.label}' changed" if labelled else "doc: value changed"
+        out.append(Mutation(label, "doc", VALUE_MISMATCH, rule.doc, partial(_change_value, item=item)))
+    return out
+
+
+def _new_row(text: str, rule: Rule, claim_line: int | None, declared: set[str]) -> Edit:
+    return doc.add_row(text, rule, claim_line)
+
+
+def _new_bullet(text: str, rule: Rule, claim_line: int | None, declared: set[str]) -> Edit:
+    return doc.add_bullet(text, rule)
+
+
+def _new_code_span(text: str, rule: Rule, claim_line: int | None, declared: set[str]) -> Edit:
+    return doc.add_code_span(text, rule, declared)
+
+
+def _no_member(text: str, rule: Rule, claim_line: int | None, declared: set[str]) -> Edit:
+    raise NotApplicable(f"a `{rule.claim.key}` rule checks code-to-doc only")
+
+
+_DOC_MEMBERS: dict[DocMember, Callable[..., Edit]] = {
+    DocMember.ROW: _new_row,
+    DocMember.BULLET: _new_bullet,
+    DocMember.CODE_SPAN: _new_code_span,
+    DocMember.NONE: _no_member,
+}
+"""How the selftest writes each kind of new document member a claim form declares."""
 
 
 def _refuse(exc: Exception) -> Callable[[str], Edit]:
@@ -110,21 +140,9 @@ def _bind(action: Callable[[str, FactSpec, Fact], Edit], spec: FactSpec, fact: F
     return apply
 
 
-_MODULES = {
-    "driftguard.sources.go": "driftguard.selftest.go",
-    "driftguard.sources.python": "driftguard.selftest.python",
-    TEXT_READER: "driftguard.selftest.pattern",
-}
-
-
-def _language(spec: FactSpec) -> ModuleType:
-    """The mutation module for the reader that reads ``spec`` (imported lazily)."""
-    return importlib.import_module(_MODULES[reader_name(spec.file, spec.selector)])
-
-
 def _add_code(text: str, spec: FactSpec, fact: Fact) -> Edit:
-    return _language(spec).add_member(text, spec, fact)
+    return load_reader(reader_name(spec.file, spec.selector)).add_member(text, spec, fact)
 
 
 def _change_code(text: str, spec: FactSpec, fact: Fact) -> Edit:
-    return _language(spec).change_scalar(text, spec, fact)
+    return load_reader(reader_name(spec.file, spec.selector)).change_scalar(text, spec, fact)

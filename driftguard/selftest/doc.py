@@ -7,7 +7,7 @@ its neighbours. A code span added to a section whose claim keeps only spans
 matching ``code_spans`` holds a value that regex accepts and the code does not
 declare, so the rule must report it missing in code. A ``links`` rule is
 proved by renaming the heading one of its links names (``remove_heading``).
-(Files read by a ``pattern`` regex are mutated by ``driftguard.selftest.pattern``.)
+(Files read by a ``pattern`` regex are mutated by ``driftguard.sources.text.mutate``.)
 """
 
 from __future__ import annotations
@@ -17,14 +17,14 @@ import re
 from collections.abc import Collection, Iterable
 
 from driftguard.config.loader import Rule
-from driftguard.config.specs import LinksClaim, SectionClaim, TableClaim
+from driftguard.config.specs import Form
 from driftguard.documents.links import target_of
 from driftguard.documents.reader import Document, Heading, Section, Table, parse_document
 from driftguard.documents.references import shape_of
 from driftguard.documents.targets import is_relative, resolve_path, split_target
 from driftguard.model import Item, Kind, Location
 from driftguard.quantities import QuantityError, format_like
-from driftguard.selftest.edits import (
+from driftguard.sources.mutation import (
     SELFTEST,
     CannotApply,
     Edit,
@@ -34,7 +34,7 @@ from driftguard.selftest.edits import (
     line_starts,
     newline_of,
 )
-from driftguard.selftest.samples import CANDIDATES, derived, examples, variants
+from driftguard.sources.text.samples import CANDIDATES, derived, examples, variants
 from driftguard.user_regex import compile_user_regex
 
 __all__ = [
@@ -51,12 +51,12 @@ FILLER = "selftest filler"
 def add_row(text: str, rule: Rule, table_line: int | None) -> Edit:
     """A new last row with the bogus value (in backticks) in the claimed column."""
     form = rule.claim
-    assert isinstance(form, TableClaim)
     doc = parse_document(rule.doc, text)
     table = _table_at(doc, table_line)
-    column = table.column(form.column) if form.column else 0
+    name, default = form.table_column or (None, 0)
+    column = table.column(name) if name else default
     if column is None:
-        raise CannotApply(f"the '{form.table}' table has no column '{form.column}'")
+        raise CannotApply(f"{form.describe()} has no column '{name}'")
     starts = line_starts(text)
     last = text[starts[table.end_line - 1]:table.span[1]]
     prefix = last[: len(last) - len(last.lstrip(" \t>"))]
@@ -65,7 +65,7 @@ def add_row(text: str, rule: Rule, table_line: int | None) -> Edit:
     row = prefix + ("| " if body.startswith("|") else "") + " | ".join(cells) + (" |" if body.endswith("|") else "")
     at = table.span[1]
     new = text[:at] + newline_of(text) + row + text[at:]
-    return Edit(new, f"added the row '{row.strip()}' to the '{form.table}' table", table.end_line + 1, (SELFTEST,))
+    return Edit(new, f"added the row '{row.strip()}' to {form.describe()}", table.end_line + 1, (SELFTEST,))
 
 
 def _table_at(doc: Document, line: int | None) -> Table:
@@ -75,14 +75,13 @@ def _table_at(doc: Document, line: int | None) -> Table:
     raise CannotApply(f"no table at line {line} of {doc.path}")
 
 
-def _claimed_section(text: str, rule: Rule) -> tuple[SectionClaim, Document, Section]:
-    """The rule's section claim, the parsed document and the section it names."""
+def _claimed_section(text: str, rule: Rule) -> tuple[Form, Document, Section]:
+    """The rule's claim form, the parsed document and the section the form reads under."""
     form = rule.claim
-    assert isinstance(form, SectionClaim)
     doc = parse_document(rule.doc, text)
-    section = doc.section(form.section)
+    section = doc.section(form.scope) if form.scope else None
     if section is None:
-        raise CannotApply(f"no section '{form.section}' in {rule.doc}")
+        raise CannotApply(f"no section '{form.scope}' in {rule.doc}")
     return form, doc, section
 
 
@@ -91,7 +90,7 @@ def add_code_span(text: str, rule: Rule, declared: Collection[str] = ()) -> Edit
     the section's ``code_spans`` regex keeps and neither the section nor ``declared`` (the
     canonical values the code declares) holds."""
     form, doc, section = _claimed_section(text, rule)
-    value, claimed = _fitting(form.code_spans, [c.text for c in doc.code_spans if section.contains(c.span[0])],
+    value, claimed = _fitting(form.span_regex, [c.text for c in doc.code_spans if section.contains(c.span[0])],
                               declared)
     nl, at = newline_of(text), section.body_start
     sentence = f"The selftest names `{value}` here."
@@ -191,7 +190,6 @@ _MAX_RENAMES = 20  # a heading repeated more often than this is not worth a self
 def _heading_links(rule: Rule, claim_items: Iterable[Item]) -> list[tuple[str, str, Item]]:
     """``(document, fragment, item)`` for each link of the claim that names a
     ``#fragment`` of a markdown document (its root-relative path), line anchors left out."""
-    assert isinstance(rule.claim, LinksClaim)
     found = []
     for item in claim_items:
         destination = target_of(str(item.value.data))

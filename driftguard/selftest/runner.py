@@ -21,15 +21,15 @@ from functools import partial
 from pathlib import Path
 
 from driftguard.config.loader import Config, Rule
-from driftguard.config.specs import LinksClaim, ReferencesClaim
 from driftguard.judging.engine import Engine
 from driftguard.judging.repository import repository_files
 from driftguard.judging.result import RuleResult
 from driftguard.judging.workspace import Workspace
 from driftguard.model import DriftguardError, Fact, Finding, Location, ReadError, Status
 from driftguard.selftest.dispatch import plan
-from driftguard.selftest.edits import CannotApply, Edit, Mutation, NotApplicable
+from driftguard.selftest.edits import Mutation
 from driftguard.sources import reader_name
+from driftguard.sources.mutation import CannotApply, Edit, NotApplicable
 from driftguard.text import split_bom
 
 
@@ -121,7 +121,7 @@ def _rule_files(config: Config, rule: Rule) -> list[str]:
     """What ``rule`` reads: its document and facts, and for a ``references`` or ``links``
     rule the whole repository (a name resolves anywhere in it, a link to any file)."""
     files = [rule.doc, *(file for name in rule.facts for file in config.facts[name].files)]
-    if isinstance(rule.claim, (ReferencesClaim, LinksClaim)):
+    if rule.claim.reads_repository:
         files += _repository(config.root)
     return list(dict.fromkeys(files))
 

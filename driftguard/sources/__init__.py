@@ -1,52 +1,41 @@
-"""Source readers: one module per language behind one small protocol.
+"""Source readers: one package per language behind one protocol (``base``).
 
-A reader module provides ``parse(path, text) -> tree`` and
-``extract(tree, selector, path) -> list[Item]``. ``parse`` raises
-``ParseError`` only where nothing can be read at all (Python syntax errors);
-Go trees with ERROR nodes are returned, and ``extract`` raises ``ParseError``
-when an error lies on the path to the requested fact. ``extract`` raises
-``FactNotFound`` when the selector matches nothing and ``AmbiguousFact`` when
-a scalar selector matches more than one thing. Modules are imported lazily, so
-a run that touches no Python source never imports libcst.
+``driftguard.languages`` lists the languages; ``reader_name`` says which
+reader reads a file for a selector and ``load_reader`` imports it, lazily, so a
+run that touches no Python source never imports libcst. A file of no known
+language, and every ``pattern`` selector, is read by the regex reader
+``text``.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable, Sequence
-from pathlib import PurePosixPath
-from typing import Protocol, cast
+from collections.abc import Iterable
+from typing import cast
 
+from driftguard import languages
 from driftguard.config.specs import Pattern, Selector
 from driftguard.model import Item, NameItems
-
-
-class SourceReader(Protocol):
-    def parse(self, path: str, text: str) -> object: ...
-
-    def extract(self, tree: object, selector: Selector, path: str) -> Sequence[Item]: ...
-
-
-READERS: dict[str, str] = {
-    ".go": "driftguard.sources.go",
-    ".py": "driftguard.sources.python",
-    **dict.fromkeys((".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"), "driftguard.sources.typescript"),
-}
-"""File extension -> reader module. Anything else is read by ``text``."""
+from driftguard.sources.base import Reader
 
 TEXT_READER = "driftguard.sources.text"
 
 
 def reader_name(path: str, selector: Selector) -> str:
-    """The module that reads ``selector`` from ``path``: the regex fallback for
-    ``pattern`` selectors and unknown extensions."""
+    """The key of the reader that reads ``selector`` from ``path``: the regex fallback
+    for ``pattern`` selectors and files of no known language."""
     if isinstance(selector, Pattern):
         return TEXT_READER
-    return READERS.get(PurePosixPath(path).suffix, TEXT_READER)
+    lang = languages.language_of(path)
+    return lang.key if lang is not None else TEXT_READER
 
 
-def load_reader(name: str) -> SourceReader:
-    return cast(SourceReader, importlib.import_module(name))
+def load_reader(name: str) -> Reader:
+    """The reader ``name`` keys: a registered reader object, or the module of that path."""
+    lang = languages.by_key(name)
+    if lang is not None and not isinstance(lang.reader, str):
+        return cast(Reader, lang.reader)
+    return cast(Reader, importlib.import_module(name))
 
 
 def name_items(names: dict[str, int], path: str, label: str = "") -> NameItems:

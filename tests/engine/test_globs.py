@@ -118,7 +118,7 @@ def test_a_glob_of_test_files_only_says_why_it_matched_nothing(tmp_path, capsys)
     root = write_tree(tmp_path, {"pkg/x_test.go": TEST_GO})
     _repo(root, "'pkg/*.go'")
     code, out = _run(root, capsys, "check")
-    assert code == 2 and "_test.go files are left out" in out
+    assert code == 2 and "test files (*_test.go" in out and "left out unless the glob names them" in out
     _repo(root, "'nowhere/*.go'")
     code, out = _run(root, capsys, "check")
     assert code == 2 and "matches no file" in out and "_test.go" not in out

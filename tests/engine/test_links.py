@@ -17,7 +17,7 @@ from driftguard.judging.links import judge_links
 from driftguard.judging.workspace import Workspace
 from driftguard.model import BROKEN_LINK, Claim, Finding
 from driftguard.selftest.doc import heading_target, remove_heading
-from driftguard.selftest.edits import NotApplicable
+from driftguard.sources.mutation import NotApplicable
 from tests.conftest import FIXTURES
 
 FIXTURE = FIXTURES / "links"

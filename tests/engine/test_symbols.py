@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from driftguard.config.specs import Constants, Symbols
-from driftguard.model import FactNotFound, Item
+from driftguard.config.specs import StringMethod, Symbols
+from driftguard.model import ConfigError, Item
 from driftguard.sources import load_reader, reader_name
 from driftguard.sources.go.reader import parse as parse_go
 from driftguard.sources.go.symbols import symbols as go_symbols
@@ -157,5 +157,5 @@ def test_tsx_parses_jsx_that_plain_typescript_cannot() -> None:
 def test_the_typescript_reader_names_the_file_for_any_other_selector() -> None:
     reader = load_reader("driftguard.sources.typescript")
     tree = reader.parse("web/app.ts", "export const A = 1;\n")
-    with pytest.raises(FactNotFound, match=r"web/app\.ts: the TypeScript reader reads only `symbols`, not `constants`"):
-        reader.extract(tree, Constants(name="A"), "web/app.ts")
+    with pytest.raises(ConfigError, match=r"web/app\.ts: the TypeScript reader does not read `string_method`; it reads"):
+        reader.extract(tree, StringMethod(type="A"), "web/app.ts")

@@ -367,7 +367,7 @@ def test_drifted_table_is_a_near_miss_not_a_rule(pulse: Path) -> None:
     safety = pulse / SAFETY
     safety.write_text(safety.read_text().replace("| `WRITING` |", "| `WRITTEN` |"))
     found = discover(pulse)
-    assert not any(p.table and p.table.title == "State" for p in found.proposals)
+    assert not any(isinstance(p.claim, TableClaim) and p.claim.table == "State" for p in found.proposals)
     miss = next(m for m in found.near_misses if m.claim.table and m.claim.table.title == "State")
     assert miss.doc_only == ("WRITTEN",) and miss.code_only == ("WRITING",)
     assert miss.overlap == ("RESOLVING", "READING", "VERIFYING")
@@ -450,7 +450,7 @@ def test_templates_are_lengthened_until_exact(tree) -> None:
                   "A stuck upload is closed after five minutes.\n",
     })
     found = discover(root)
-    phrases = {p.facts[0].name: p.phrase for p in found.proposals if p.kind == "phrase"}
+    phrases = {p.facts[0].name: p.claim.template for p in found.proposals if isinstance(p.claim, PhraseClaim)}
     assert phrases["session_idle_timeout"] == "session is closed after {value}"
     assert phrases["upload_timeout"] == "upload is closed after {value}"
     claim = next(q for q in found.quantity_claims if "idle" in q.text)
@@ -465,10 +465,10 @@ def test_rows_and_phrase_round_trip_through_the_engine(tree) -> None:
                         "| Max job retries | 5 |\n\nA job is retried at most\nfive times.\n",
     })
     found = discover(root)
-    rows = next(p for p in found.proposals if p.kind == "rows")
-    assert dict(rows.rows) == {"Job timeout": "job_timeout", "Max job retries": "max_job_retries"}
-    phrase = next(p for p in found.proposals if p.kind == "phrase")
-    assert phrase.phrase == "at most {value}" and phrase.facts[0].fact.name == "MAX_JOB_RETRIES"
+    rows = next(p for p in found.proposals if p.claim.labelled)
+    assert dict(rows.claim.row_facts) == {"Job timeout": "job_timeout", "Max job retries": "max_job_retries"}
+    phrase = next(p for p in found.proposals if isinstance(p.claim, PhraseClaim))
+    assert phrase.claim.template == "at most {value}" and phrase.facts[0].fact.name == "MAX_JOB_RETRIES"
     (root / "driftguard.yaml").write_text(render_config(found), encoding="utf-8")
     config = load_config(root / "driftguard.yaml")
     assert {type(r.claim) for r in config.rules} == {TableClaim, PhraseClaim}
@@ -517,7 +517,7 @@ def test_tables_with_the_same_title_are_addressed_by_section(tree) -> None:
                   "## Beta\n\n| State | Meaning |\n|---|---|\n| `beta_one` | 1 |\n| `beta_two` | 2 |\n",
     })
     found = discover(root)
-    tables = {p.facts[0].fact.label: p.table for p in found.proposals if p.kind == "table"}
+    tables = {p.facts[0].fact.label: p.claim for p in found.proposals if isinstance(p.claim, TableClaim)}
     assert tables["Alpha"].section == "Alpha" and tables["Beta"].section == "Beta"  # never the first silently
     (root / "driftguard.yaml").write_text(render_config(found), encoding="utf-8")
     assert Engine(load_config(root / "driftguard.yaml")).run().ok

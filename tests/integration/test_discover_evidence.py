@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from driftguard.config.specs import PhraseClaim, TableClaim
 from driftguard.discover import discover, render_config, render_summary
 from driftguard.discover.generated import is_generated
 
@@ -115,8 +116,8 @@ def _bound(found) -> dict[str, str]:
     """constant name -> the sentence text of the phrase rule binding it."""
     out = {}
     for p in found.proposals:
-        if p.kind == "phrase":
-            out[p.facts[0].fact.name] = p.phrase
+        if isinstance(p.claim, PhraseClaim):
+            out[p.facts[0].fact.name] = p.claim.template
     return out
 
 
@@ -141,7 +142,7 @@ def test_an_ordinal_in_digits_binds_only_when_the_sentence_names_it(tree) -> Non
         "docs/p.md": "# Storage\n\nThe database stores `PriorityHigh` as 3 and `PriorityUrgent` as the number four.\n",
     })
     found = discover(root)
-    phrases = [p for p in found.proposals if p.kind == "phrase"]
+    phrases = [p for p in found.proposals if isinstance(p.claim, PhraseClaim)]
     assert [p.facts[0].fact.name for p in phrases] == ["PriorityHigh"]  # "four" is a word: never an ordinal
     assert phrases[0].basis == "the sentence names PriorityHigh"
     assert f"confidence {phrases[0].confidence:.2f} (high): the sentence names PriorityHigh" in render_config(found)
@@ -247,7 +248,7 @@ def test_a_plain_first_column_equal_to_a_string_method_is_a_both_ways_rule(tree)
     })
     found = discover(root)
     (rule,) = found.proposals  # the Mode column equals a name group only: plain words do not bind to that
-    assert (rule.kind, rule.table.title, rule.direction, rule.case_insensitive) == ("table", "State", "both", False)
+    assert (rule.claim, rule.direction, rule.case_insensitive) == (TableClaim(table="State"), "both", False)
     assert rule.basis == "the first column equals the cases of State.String()"
 
 

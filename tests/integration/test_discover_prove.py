@@ -72,8 +72,9 @@ def test_a_rule_selftest_cannot_show_to_fail_becomes_a_commented_suggestion(tree
     root = tree({"e/errors.go": ERRORS_GO, "docs/errors.md": ERRORS_DOC})
     found = discover(root)
     (section,) = found.proposals
-    assert section.code_spans == "^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$"  # a shape, not the three values
-    frozen = replace(section, id="codes-frozen", code_spans="^(?:bad_input|not_found|timed_out)$")
+    assert section.claim.span_regex == "^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$"  # a shape, not the three values
+    frozen = replace(section, id="codes-frozen",
+                     claim=replace(section.claim, code_spans="^(?:bad_input|not_found|timed_out)$"))
     proof = prove(root, [frozen, section])
     assert proof.kept == [section] and not proof.dropped
     ((suggestion, why),) = proof.unproven
@@ -94,7 +95,7 @@ def test_a_rule_selftest_cannot_show_to_fail_becomes_a_commented_suggestion(tree
 def test_a_proposal_that_fails_on_the_tree_is_dropped_with_the_engines_reason(tree) -> None:
     root = tree({"e/errors.go": ERRORS_GO, "docs/errors.md": ERRORS_DOC})
     (section,) = discover(root).proposals
-    broken = replace(section, id="codes-elsewhere", section="Nowhere")
+    broken = replace(section, id="codes-elsewhere", claim=replace(section.claim, section="Nowhere"))
     proof = prove(root, [broken])
     assert not proof.kept and not proof.unproven
     ((dropped, why),) = proof.dropped

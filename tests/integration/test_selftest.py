@@ -12,7 +12,7 @@ import pytest
 from driftguard.config.loader import load_config
 from driftguard.selftest import SelftestResult, Verdict, render_selftest, run_selftest
 from driftguard.selftest.doc import derived
-from driftguard.selftest.edits import NotApplicable, new_name
+from driftguard.sources.mutation import NotApplicable, new_name
 
 ROOT = Path(__file__).resolve().parents[2]
 PULSE_CONFIG = ROOT / "examples" / "pulse" / "driftguard.yaml"

@@ -16,9 +16,9 @@ from driftguard.config.loader import FactSpec, load_config
 from driftguard.config.specs import Calls, Constant, Constants, MapKeys, Selector
 from driftguard.model import Fact
 from driftguard.selftest import SelftestResult, Verdict, render_selftest, run_selftest
-from driftguard.selftest import go as mutate
-from driftguard.selftest.edits import SELFTEST, NotApplicable
 from driftguard.sources import go as reader
+from driftguard.sources.go import mutate
+from driftguard.sources.mutation import SELFTEST, NotApplicable
 
 SHAPES = Path(__file__).resolve().parents[1] / "fixtures" / "go_shapes"
 PATH = "internal/svc/svc.go"

@@ -13,7 +13,7 @@ from driftguard.cli import main
 from driftguard.config.loader import load_config
 from driftguard.model import MISSING_IN_CODE, MISSING_IN_DOC, VALUE_MISMATCH, FindingKind
 from driftguard.selftest import Outcome, SelftestResult, Verdict, render_selftest, run_selftest
-from driftguard.selftest.samples import examples, variants
+from driftguard.sources.text.samples import examples, variants
 
 DOC = """# App
 
@@ -246,7 +246,7 @@ def test_cli_exits_2_on_a_config_error(tmp_path: Path, capsys: pytest.CaptureFix
 
 def test_a_mutated_copy_that_cannot_be_judged_is_an_error_not_a_miss(tmp_path: Path,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    import driftguard.selftest.pattern as pattern
+    import driftguard.sources.text as pattern
 
     real = pattern.change_scalar
     monkeypatch.setattr(pattern, "change_scalar", lambda *args: (e := real(*args)).__class__(

@@ -15,9 +15,9 @@ from driftguard.config.loader import FactSpec
 from driftguard.config.specs import Calls, Constant, MapKeys, Selector
 from driftguard.model import Fact
 from driftguard.selftest import SelftestResult, Verdict, render_selftest, run_selftest
-from driftguard.selftest import python as mutate
-from driftguard.selftest.edits import CannotApply, Edit, NotApplicable
 from driftguard.sources import python as reader
+from driftguard.sources.mutation import CannotApply, Edit, NotApplicable
+from driftguard.sources.python import mutate
 
 SHAPES = Path(__file__).resolve().parents[1] / "fixtures" / "python_shapes"
 PATH = "src/mod.py"

@@ -1,9 +1,10 @@
-"""The Go reader (tree-sitter-go): ``parse`` a file, ``extract`` a selector's values,
-``skipped``: what ``extract`` left out of them."""
+"""The Go reader (tree-sitter-go), the whole reader protocol (``driftguard.sources.base``)."""
 
 from __future__ import annotations
 
+from driftguard.sources.base import no_problems as problems
 from driftguard.sources.go.declaration import declaration
+from driftguard.sources.go.mutate import add_member, change_scalar
 from driftguard.sources.go.reader import extract, parse, skipped
 
-__all__ = ["declaration", "extract", "parse", "skipped"]
+__all__ = ["add_member", "change_scalar", "declaration", "extract", "parse", "problems", "skipped"]

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from tree_sitter import Node
 
 from driftguard.config.specs import Call, Calls
-from driftguard.model import FactNotFound, Item, Location
+from driftguard.model import ConfigError, FactNotFound, Item, Location
 from driftguard.sources import unique_items
 from driftguard.sources.go.evaluate import fold, named
 from driftguard.sources.go.index import ambiguous, check_hidden, check_path, const_specs, nodes_of, not_found, text
@@ -57,14 +57,14 @@ def _read(tree: GoTree, sel: Calls) -> tuple[list[Item], list[str]]:
         try:
             items.append(_argument(tree, found, sel, what))
         except NoValue as exc:
-            arg = named(found.child_by_field_name("arguments"))[sel.arg]
+            arg = named(found.child_by_field_name("arguments"))[position(sel)]
             notes.append(f"line {tree.line(arg)}: argument {sel.arg} `{short(arg)}` of "
                          f"`{short(found)}` is not a literal ({exc.reason})")
     return items, notes
 
 
 def _argument(tree: GoTree, found: Node, sel: Call | Calls, what: str) -> Item:
-    arg = named(found.child_by_field_name("arguments"))[sel.arg]
+    arg = named(found.child_by_field_name("arguments"))[position(sel)]
     home = top_level(found)
     local = [s for d in nodes_of(home, ("const_declaration",)) for s in const_specs(d)]
     return Item(value_of(tree, arg, what, local=local), tree.loc(arg))
@@ -112,9 +112,17 @@ def _matches(node: Node, sel: Call | Calls) -> bool:
     ):
         return False
     args = named(node.child_by_field_name("arguments"))
-    if len(args) <= sel.arg:
+    if len(args) <= position(sel):
         return False
     return all(n < len(args) and fold(args[n].text) == fold(want.encode()) for n, want in sel.where)
+
+
+def position(sel: Call | Calls) -> int:
+    """The argument's position; Go calls pass no argument by name."""
+    if isinstance(sel.arg, str):
+        raise ConfigError(f"`arg: {sel.arg}`: a Go call passes its arguments by position; give `arg` a number",
+                          Location(""))
+    return sel.arg
 
 
 def top_level(node: Node) -> Node:

@@ -28,9 +28,20 @@ from typing import Any
 
 from tree_sitter import Node, Parser, Tree
 
-from driftguard.config.specs import Call, Calls, Constant, Constants, MapKeys, Selector, StringMethod, Symbols
+from driftguard.config.specs import (
+    SELECTOR_KEYS,
+    Call,
+    Calls,
+    Constant,
+    Constants,
+    MapKeys,
+    Selector,
+    StringMethod,
+    Symbols,
+)
 from driftguard.model import DriftguardError, FactNotFound, Item, Location, Value
 from driftguard.sources import unique_items
+from driftguard.sources.base import unsupported
 from driftguard.sources.go import calls as go_calls
 from driftguard.sources.go import symbols as go_symbols
 from driftguard.sources.go.evaluate import Binding, Evaluator
@@ -132,7 +143,7 @@ def parse(path: str, text: str) -> GoTree:
 def extract(tree: GoTree, selector: Selector, path: str) -> Sequence[Item]:
     handler = HANDLERS.get(type(selector))
     if handler is None:
-        raise FactNotFound(f"the Go reader cannot read a {type(selector).__name__} selector", Location(path))
+        raise unsupported("Go", selector, path, [key for key, kind in SELECTOR_KEYS.items() if kind in HANDLERS])
     return handler(tree, selector)
 
 

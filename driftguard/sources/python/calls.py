@@ -24,7 +24,8 @@ def call(tree: PyTree, sel: Call) -> list[Item]:
     calls = matching_calls(tree, sel)
     if len(calls) > 1:
         raise ambiguous(tree, f"{len(calls)} calls match the {_where(sel)}", calls)
-    node = positional(calls[0])[sel.arg].value
+    node = argument(calls[0], sel.arg)
+    assert node is not None  # matching_calls keeps calls that have it
     what = f"argument {sel.arg} of the {_where(sel)} (line {tree.line(node)})"
     return [Item(evaluate_binding(tree, Binding(sel.function, node, node), None, what), tree.location(node))]
 
@@ -47,7 +48,8 @@ def _read(tree: PyTree, sel: Calls) -> tuple[list[Item], list[str]]:
     items: list[Item] = []
     notes: list[str] = []
     for found in matching_calls(tree, sel):
-        node = positional(found)[sel.arg].value
+        node = argument(found, sel.arg)
+        assert node is not None
         try:
             items.append(Item(tree.names.evaluate(node), tree.location(node)))
         except EvalError as exc:
@@ -77,13 +79,21 @@ def positional(node: cst.Call) -> list[cst.Arg]:
     return [a for a in node.args if a.keyword is None and not a.star]
 
 
+def argument(node: cst.Call, arg: int | str) -> cst.BaseExpression | None:
+    """The argument at position ``arg``, or passed by keyword ``arg``; None when absent."""
+    if isinstance(arg, str):
+        return next((a.value for a in node.args if a.keyword is not None and a.keyword.value == arg), None)
+    args = positional(node)
+    return args[arg].value if arg < len(args) else None
+
+
 def _where(sel: Call | Calls) -> str:
     return f"call of {sel.function}" + (f" in {sel.within}" if sel.within else "")
 
 
 def _arguments_match(tree: PyTree, node: cst.Call, sel: Call | Calls) -> bool:
-    args = positional(node)
-    if len(args) <= sel.arg:
+    if argument(node, sel.arg) is None:
         return False
+    args = positional(node)
     code = tree.module.code_for_node
     return all(n < len(args) and fold(code(args[n].value)) == fold(text) for n, text in sel.where)

@@ -12,9 +12,21 @@ from typing import Any
 
 import libcst as cst
 
-from driftguard.config.specs import Call, Calls, Constant, Constants, MapKeys, Pattern, Selector, StringMethod, Symbols
+from driftguard.config.specs import (
+    SELECTOR_KEYS,
+    Call,
+    Calls,
+    Constant,
+    Constants,
+    MapKeys,
+    Pattern,
+    Selector,
+    StringMethod,
+    Symbols,
+)
 from driftguard.model import DriftguardError, FactNotFound, Item, Kind, Location, ParseError, Value
 from driftguard.sources import unique_items
+from driftguard.sources.base import unsupported
 from driftguard.sources.python import calls
 from driftguard.sources.python.evaluate import (
     Binding,
@@ -28,6 +40,7 @@ from driftguard.sources.python.keyed import keyed_constant, unwrapped
 from driftguard.sources.python.lookups import evaluate_binding, local_binding, one_binding, one_class
 from driftguard.sources.python.symbols import symbols
 from driftguard.sources.python.tree import PyTree, nested_blocks
+from driftguard.sources.text import reader as text
 from driftguard.user_regex import Compiled, compile_user_regex, search_each
 
 # -- selectors ----------------------------------------------------------------
@@ -36,12 +49,10 @@ from driftguard.user_regex import Compiled, compile_user_regex, search_each
 def extract(tree: PyTree, selector: Selector, path: str) -> Sequence[Item]:
     """The items ``selector`` reads from ``tree``."""
     if isinstance(selector, Pattern):
-        from driftguard.sources import text
-
         return text.extract(text.parse(path, tree.text), selector, path)
     handler = _HANDLERS.get(type(selector))
     if handler is None:
-        raise FactNotFound(f"a {type(selector).__name__} selector cannot read Python", Location(path))
+        raise unsupported("Python", selector, path, [key for key, kind in SELECTOR_KEYS.items() if kind in _HANDLERS])
     try:
         return handler(tree, selector)
     except RecursionError:  # libcst walks nodes recursively: code generation, positions

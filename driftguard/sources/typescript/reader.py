@@ -3,7 +3,7 @@
 ``.ts``/``.mts``/``.cts`` are parsed as TypeScript, ``.tsx`` as TSX, and
 ``.js``/``.jsx``/``.mjs``/``.cjs`` as JavaScript (whose grammar includes JSX).
 The reader reads only the ``symbols`` selector; any other selector is a
-``FactNotFound`` naming the file and the selector. A ``pattern`` selector
+config error naming the file and what the reader reads. A ``pattern`` selector
 never reaches it: the text reader serves it for any file.
 
 ``parse`` never fails: tree-sitter recovers from a syntax error with ERROR and
@@ -20,8 +20,9 @@ from collections.abc import Sequence
 
 from tree_sitter import Node, Parser, Tree
 
-from driftguard.config.specs import SELECTOR_KEYS, Selector, Symbols
-from driftguard.model import FactNotFound, Item, Location
+from driftguard.config.specs import Selector, Symbols
+from driftguard.model import Item
+from driftguard.sources.base import unsupported
 from driftguard.sources.typescript.grammar import Grammar, grammar_of
 from driftguard.sources.typescript.symbols import symbols
 
@@ -49,6 +50,4 @@ def extract(tree: TsTree, selector: Selector, path: str) -> Sequence[Item]:
     """The items ``selector`` reads from ``tree``: only ``symbols`` is read."""
     if isinstance(selector, Symbols):
         return symbols(tree, path)
-    key = next((k for k, kind in SELECTOR_KEYS.items() if kind is type(selector)), type(selector).__name__)
-    raise FactNotFound(f"{path}: the TypeScript reader reads only `symbols`, not `{key}`; "
-                       "read this file with `symbols` or a `pattern`", Location(path))
+    raise unsupported("TypeScript", selector, path, ["symbols"])

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Iterable
 from typing import Any
 
-from driftguard.selftest.edits import SELFTEST
+from driftguard.sources.mutation import SELFTEST
 
 CANDIDATES = (SELFTEST, SELFTEST.upper(), "driftguardselftest", "DriftguardSelftest", "driftguard-selftest",
               "driftguard.selftest", "9999")

@@ -23,7 +23,7 @@ import libcst as cst
 from driftguard.config.loader import FactSpec
 from driftguard.config.specs import Calls, Constants, MapKeys, StringMethod
 from driftguard.model import Fact, Kind, Location, Value
-from driftguard.selftest.edits import (
+from driftguard.sources.mutation import (
     SELFTEST,
     CannotApply,
     Edit,
@@ -206,11 +206,11 @@ def _add_key(mod: _Module, sel: MapKeys, fact: Fact) -> Edit:
 
 def _add_call(mod: _Module, sel: Calls, fact: Fact) -> Edit:
     """A copy of the last call read with a new argument ``sel.arg``, next in its list or block."""
-    from driftguard.sources.python.calls import positional
+    from driftguard.sources.python.calls import argument
 
     line, column = _placed(fact)
-    found = [(c, a) for c in mod.tree.all_calls() for a in positional(c)[sel.arg:sel.arg + 1]
-             if mod.tree.position(a.value) == (line, column)]
+    found = [(c, a) for c in mod.tree.all_calls() for a in c.args
+             if a.value is argument(c, sel.arg) and mod.tree.position(a.value) == (line, column)]
     if not found:
         raise CannotApply(f"no call of {sel.function} at line {line}")
     call, arg = found[-1]

@@ -20,8 +20,8 @@ from tree_sitter import Node, Parser
 from driftguard.config.loader import FactSpec
 from driftguard.config.specs import Calls, Constants, MapKeys, StringMethod
 from driftguard.model import Fact, Kind, Location, Value
-from driftguard.selftest.edits import SELFTEST, CannotApply, Edit, NotApplicable, last_item, new_name, newline_of
 from driftguard.sources.go.index import LANGUAGE, nodes_of
+from driftguard.sources.mutation import SELFTEST, CannotApply, Edit, NotApplicable, last_item, new_name, newline_of
 
 _STRINGS = ("interpreted_string_literal", "raw_string_literal")
 _NUMBERS = ("int_literal", "float_literal")

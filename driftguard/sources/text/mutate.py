@@ -25,7 +25,7 @@ from driftguard.config.loader import FactSpec
 from driftguard.config.specs import Pattern
 from driftguard.model import Fact, Item, Kind, Location
 from driftguard.quantities import QuantityError, format_like, read_value
-from driftguard.selftest.edits import (
+from driftguard.sources.mutation import (
     CannotApply,
     Edit,
     NotApplicable,
@@ -36,8 +36,8 @@ from driftguard.selftest.edits import (
     newline_of,
     offset_of,
 )
-from driftguard.selftest.samples import CANDIDATES, derived, examples, variants
-from driftguard.sources.text import compile_pattern
+from driftguard.sources.text.reader import compile_pattern
+from driftguard.sources.text.samples import CANDIDATES, derived, examples, variants
 from driftguard.text import EOL, line_at
 from driftguard.user_regex import Compiled, first_groups, timeout
 
