@@ -9,5 +9,6 @@ from driftguard.sources.text.mutate import add_member, change_scalar
 from driftguard.sources.text.reader import TextTree, compile_pattern, extract, parse
 
 __all__ = [
-    "TextTree", "add_member", "change_scalar", "compile_pattern", "declaration", "extract", "parse", "problems", "skipped",
+    "TextTree", "add_member", "change_scalar", "compile_pattern", "declaration", "extract", "parse", "problems",
+    "skipped",
 ]
