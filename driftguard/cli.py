@@ -269,12 +269,14 @@ def cmd_facts(args: argparse.Namespace) -> int:
             lines.append(f"{name}: error: {exc}")
             code = ExitCode.ERROR
             continue
-        kind = "scalar" if fact.scalar else f"set of {len(fact.items)}"
+        kind = "scalar" if fact.scalar else f"{'map' if spec.map else 'set'} of {len(fact.items)}"
         lines.append(f"{name} ({kind}) from {spec.file}:")
         for item in fact.items:
             text = f"  [{item.value.text}]" if item.value.text and item.value.text != item.value.canonical else ""
-            lines.append(f"  {item.location}: {item.value.canonical}{text}")
+            key = f"{item.label} = " if spec.map else ""
+            lines.append(f"  {item.location}: {key}{item.value.canonical}{text}")
         lines += [f"  note: {note}" for note in engine.left_out(spec)]
+        lines += [f"  warning: {warning}" for warning in fact.warnings]
     _emit(args, "\n".join(lines) + "\n")
     return code
 

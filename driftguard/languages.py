@@ -29,6 +29,8 @@ class Language:
     reader: object  # a module path (str), or an object implementing the reader protocol
     libraries: tuple[tuple[str, str], ...] = ()  # (import name, distribution) its results depend on
     test_files: tuple[str, ...] = ()  # globs on a file's name
+    partial: bool = False  # its parser recovers around what it cannot read (tree-sitter): the reader's
+    # ``problems`` are worth asking for
 
     @property
     def key(self) -> str:
@@ -51,12 +53,13 @@ _TREE_SITTER = ("tree_sitter", "tree-sitter")
 
 LANGUAGES: list[Language] = [
     Language("Go", (".go",), "driftguard.sources.go", (_TREE_SITTER, ("tree_sitter_go", "tree-sitter-go")),
-             ("*_test.go",)),
+             ("*_test.go",), partial=True),
     Language("Python", (".py",), "driftguard.sources.python", (("libcst", "libcst"),),
              ("test_*.py", "*_test.py", "conftest.py")),
     Language("TypeScript", (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"),
              "driftguard.sources.typescript", (_TREE_SITTER, ("tree_sitter_typescript", "tree-sitter-typescript"),
-                                               ("tree_sitter_javascript", "tree-sitter-javascript")), _TS_TESTS),
+                                               ("tree_sitter_javascript", "tree-sitter-javascript")), _TS_TESTS,
+             partial=True),
 ]
 """Every language a parser reads; a file of any other extension is read by ``pattern`` only."""
 

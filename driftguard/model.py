@@ -155,6 +155,7 @@ class Fact:
     items: Sequence[Item]  # a tuple, or NameItems for a symbols fact
     scalar: bool
     location: Location | None = None  # the file (and line of the declaration, when known)
+    warnings: tuple[str, ...] = ()  # ``path:line: what`` for each part of a file the parser could not read
 
 
 class NameItems(Sequence[Item]):

@@ -77,6 +77,16 @@ class Form:
         return self
 
     @property
+    def entries(self) -> bool:
+        """Whether the form reads key/value entries, judged against a map fact entry by entry."""
+        return False
+
+    @property
+    def member_column(self) -> tuple[str | None, int] | None:
+        """For a table form: the column a new member's text goes in (named, or the default index)."""
+        return self.table_column
+
+    @property
     def scope(self) -> str | None:
         """The section heading the form reads under, if any."""
         return None
@@ -161,6 +171,14 @@ class TableClaim(Form):
 
     def for_map(self) -> TableClaim:
         return replace(self, keyed=True)
+
+    @property
+    def entries(self) -> bool:
+        return self.keyed
+
+    @property
+    def member_column(self) -> tuple[str | None, int]:
+        return (self.key_column, 0) if self.keyed else self.table_column
 
     @property
     def scope(self) -> str | None:

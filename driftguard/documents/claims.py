@@ -39,6 +39,8 @@ def _table_claim(doc: Document, form: TableClaim) -> Claim:
     where = Location(doc.path, table.line)
     if form.rows:
         return Claim(tuple(_row_items(doc, table, form)), where)
+    if form.keyed:
+        return Claim(tuple(_entry_items(doc, table, form)), where)
     column = _column(doc, table, form.column, 0)
     items = [item for row in table.rows for item in _cell_values(doc, row, column)]
     if not items:
@@ -114,6 +116,29 @@ def _row_items(doc: Document, table: Table, form: TableClaim) -> list[Item]:
         text = cell.text if cell else ""
         span = cell.doc_span(0, len(text)) if cell else row.span
         items.append(Item(read_value(text), Location(doc.path, row.line), span, label=label))
+    return items
+
+
+def _entry_items(doc: Document, table: Table, form: TableClaim) -> list[Item]:
+    """One item per row for a map fact: labelled by its key cell (its first code span, or its
+    text), valued by its ``column`` cell (its first code span, or its text) read as a quantity."""
+    keys = _column(doc, table, form.key_column, 0)
+    values = _column(doc, table, form.column, 1)
+    items = []
+    for row in table.rows:
+        key, value = _cell(row, keys), _cell(row, values)
+        if key is None or not (key.codes or key.text):
+            continue
+        label = key.codes[0].text if key.codes else key.text
+        if value is not None and value.codes:
+            text, span = value.codes[0].text, value.codes[0].span
+        else:
+            text = value.text if value is not None else ""
+            span = value.doc_span(0, len(text)) if value is not None else row.span
+        items.append(Item(read_value(text) if text else Value.string(""), Location(doc.path, row.line), span,
+                          label=label))
+    if not items:
+        raise ClaimNotFound(_gone(f"the '{table.header[0].text}' table has no rows"), Location(doc.path, table.line))
     return items
 
 

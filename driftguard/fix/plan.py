@@ -19,7 +19,7 @@ from driftguard.config.loader import Config, Rule
 from driftguard.fix.changes import Change, Unfixed
 from driftguard.fix.edits import EditRefused, cell_problem, value_splice
 from driftguard.fix.rows import plan_rows
-from driftguard.judging.compare import looks_like_ratio
+from driftguard.judging.compare import looks_like_ratio, same_value
 from driftguard.judging.engine import Engine
 from driftguard.judging.result import Result, RuleResult
 from driftguard.model import (
@@ -163,13 +163,18 @@ def _value_changes(engine: Engine, judged: RuleResult, claim: Claim,
 
 def _stale_items(rule: Rule, claim: Claim, facts: dict[str, Fact]) -> list[tuple[Item, Item]]:
     """Each claim item that disagrees with its fact, with the fact's item, in finding order."""
+    if rule.claim.entries:
+        code = {i.label.lstrip("-"): i for fact in facts.values() for i in fact.items}
+        pairs = [(item, code.get(item.label.lstrip("-"))) for item in claim.items]
+        return [(item, found) for item, found in pairs
+                if found is not None and found.value.data != "" and not same_value(item.value, found.value)]
     if rule.claim.labelled:
         names = {label.casefold(): name for label, name in rule.claim.row_facts}
-        pairs = [(item, facts.get(names.get(item.label.casefold(), ""))) for item in claim.items]
+        by_fact = [(item, facts.get(names.get(item.label.casefold(), ""))) for item in claim.items]
     else:
-        pairs = [(item, facts.get(rule.facts[0])) for item in claim.items]
-    return [(item, fact.items[0]) for item, fact in pairs
-            if fact is not None and fact.items and not item.value.same(fact.items[0].value)]
+        by_fact = [(item, facts.get(rule.facts[0])) for item in claim.items]
+    return [(item, fact.items[0]) for item, fact in by_fact
+            if fact is not None and fact.items and not same_value(item.value, fact.items[0].value)]
 
 
 def _pair(findings: list[Finding], stale: list[tuple[Item, Item]]) -> list[tuple[Item, Item]] | None:
@@ -185,6 +190,8 @@ def _pair(findings: list[Finding], stale: list[tuple[Item, Item]]) -> list[tuple
 
 def _rewrite(rule: Rule, text: str, finding: Finding, item: Item, code: Item) -> Change:
     old, new = item.value, code.value
+    if new.kind is Kind.STRING and old.kind is not Kind.STRING:  # a flag's default "15d" against "10 days"
+        new = quantities.read_value(str(new.data))
     if item.span is None:
         raise EditRefused("the claim reader recorded no place for the stated value")
     if new.kind not in (Kind.NUMBER, Kind.DURATION, Kind.BYTES, Kind.BOOL):

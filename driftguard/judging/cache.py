@@ -65,6 +65,12 @@ class FactCache:
         ``text``): stored ones when the key matches, else ``compute()``, stored."""
         return self._through("fact", reader, path, text, selector, compute, items_to_json, items_from_json)
 
+    def problems(self, reader: str, path: str, text: str,
+                 compute: Callable[[], list[tuple[int, str]]]) -> list[tuple[int, str]]:
+        """What ``reader`` could not parse in ``path`` (content ``text``): ``(line, what)`` each."""
+        return self._through("problems", reader, path, text, "problems", compute, _problems_to_json,
+                             _problems_from_json)
+
     def names(self, selector: Selector, texts: list[tuple[str, str]],
               compute: Callable[[], Sequence[Item]]) -> Sequence[Item]:
         """A whole ``symbols`` fact over many files (path, content) as one entry, so a run
@@ -222,6 +228,16 @@ class FactCache:
             except OSError:
                 pass
         return removed
+
+
+def _problems_to_json(found: list[tuple[int, str]]) -> object:
+    return [[line, what] for line, what in found]
+
+
+def _problems_from_json(data: object) -> list[tuple[int, str]]:
+    if not isinstance(data, list):
+        raise ValueError("not a list of problems")
+    return [(int(line), str(what)) for line, what in data]
 
 
 # -- where, and whether -------------------------------------------------------

@@ -29,11 +29,23 @@ def describe_claim(rule: Rule) -> str:
     return rule.claim.describe()
 
 
+def ignored(member: str, ignore: tuple[str, ...]) -> bool:
+    """Whether ``member`` is one of ``ignore`` (leading dashes aside: ``--help`` is ``help``)."""
+    return bool(ignore) and (member in ignore or member.lstrip("-") in {i.lstrip("-") for i in ignore})
+
+
+def member_of(item: Item, entry: bool = False) -> str:
+    """What identifies ``item`` in a set: its key for a map entry, else its canonical value."""
+    return item.label if entry else item.value.canonical
+
+
 def compare_set(rule: Rule, facts: list[Fact], claim: Claim) -> list[Finding]:
-    """Members missing on either side; with ``case: insensitive`` members compare case-folded."""
+    """Members missing on either side; with ``case: insensitive`` members compare case-folded.
+    Members the rule's ``ignore`` names are left out on both sides."""
     fold = rule.case_insensitive
-    code = _by_key((item for fact in facts for item in fact.items), fold)
-    doc = _by_key(claim.items, fold)
+    code = _by_key((item for fact in facts for item in fact.items if not ignored(member_of(item), rule.ignore)),
+                   fold)
+    doc = _by_key((item for item in claim.items if not ignored(member_of(item), rule.ignore)), fold)
     where = describe_claim(rule)
     names = ", ".join(rule.facts)
     findings = []
@@ -103,10 +115,63 @@ def compare_rows(rule: Rule, facts: dict[str, Fact], claim: Claim) -> list[Findi
     return findings
 
 
+def compare_entries(rule: Rule, facts: list[Fact], claim: Claim) -> list[Finding]:
+    """A map fact against a table read as entries (key cell -> value cell): keys missing on
+    either side, in the rule's direction, and each common key's value compared. Keys compare
+    with leading dashes aside (``--port`` is the flag ``port``); an entry whose code value is
+    empty (no default the reader could read) is compared by key only."""
+    fold = rule.case_insensitive
+
+    def key(label: str) -> str:
+        bare = label.strip().lstrip("-")
+        return bare.casefold() if fold else bare
+
+    code = {key(i.label): i for fact in facts for i in fact.items if not ignored(i.label, rule.ignore)}
+    doc = {key(i.label): i for i in claim.items if not ignored(i.label, rule.ignore)}
+    where = describe_claim(rule)
+    findings = []
+    if rule.direction in (Direction.BOTH, Direction.CODE_TO_DOC):
+        findings += [Finding(MISSING_IN_DOC, rule.id, f"`{i.label}` is declared in code but has no row in {where}",
+                             value=i.label, doc=claim.location, source=i.location)
+                     for k, i in code.items() if k not in doc]
+    if rule.direction in (Direction.BOTH, Direction.DOC_TO_CODE):
+        anchor = facts[0].location if facts else None
+        findings += [Finding(MISSING_IN_CODE, rule.id, f"`{i.label}` has a row in {where} but is not declared in "
+                             f"code (facts: {', '.join(rule.facts)})", value=i.label, doc=i.location, source=anchor)
+                     for k, i in doc.items() if k not in code]
+    for k, stated in doc.items():
+        actual = code.get(k)
+        if actual is not None and not (actual.value.kind is Kind.STRING and actual.value.data == ""):
+            found = _differs(rule, actual, stated, f"row '{stated.label}' of {where}")
+            if found:
+                findings.append(found)
+    return findings
+
+
 def _mismatch(rule: Rule, fact: Fact, item: Item, where: str) -> Finding | None:
-    code_item = fact.items[0]
+    return _differs(rule, fact.items[0], item, where)
+
+
+def same_value(stated: Value, actual: Value) -> bool:
+    """Equal in meaning, reading a string as a quantity where the other side is one
+    (a flag's default ``"15d"`` against "15 days") and a stated string without its quotes."""
+    if stated.same(actual):
+        return True
+    if stated.kind is Kind.STRING and actual.kind is Kind.STRING:
+        text = str(stated.data)
+        return len(text) > 1 and text[0] == text[-1] and text[0] in "\"'`" and text[1:-1] == actual.data
+    if stated.kind is Kind.STRING or actual.kind is Kind.STRING:
+        from driftguard.quantities import read_value
+
+        read = read_value(str(stated.data)) if stated.kind is Kind.STRING else stated
+        other = read_value(str(actual.data)) if actual.kind is Kind.STRING else actual
+        return read.kind is not Kind.STRING and other.kind is not Kind.STRING and read.same(other)
+    return False
+
+
+def _differs(rule: Rule, code_item: Item, item: Item, where: str) -> Finding | None:
     stated, actual = item.value, code_item.value
-    if stated.same(actual) or rule.case_insensitive and _same_folded(stated, actual):
+    if same_value(stated, actual) or rule.case_insensitive and _same_folded(stated, actual):
         return None
     why = _kinds_differ(stated, actual) if stated.kind is not actual.kind else _advice(actual, stated)
     return Finding(

@@ -13,9 +13,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, cast
 
+from driftguard import languages
 from driftguard.config.loader import Config, FactSpec, Rule
 from driftguard.config.specs import Judging, Symbols
-from driftguard.judging.compare import compare_rows, compare_scalar, compare_set, error_finding
+from driftguard.judging.compare import (
+    compare_entries,
+    compare_rows,
+    compare_scalar,
+    compare_set,
+    error_finding,
+    ignored,
+    member_of,
+)
 from driftguard.judging.repository import Repository
 from driftguard.judging.result import Result, RuleResult
 from driftguard.judging.workspace import Workspace
@@ -33,6 +42,7 @@ from driftguard.model import (
     Location,
     NameItems,
     Status,
+    Value,
 )
 from driftguard.quantities import QuantityError, with_unit
 from driftguard.sources import load_reader, reader_name, unique_items
@@ -57,7 +67,34 @@ class Engine:
 
     def _extract(self, spec: FactSpec) -> Fact:
         fact = self._extract_files(spec)
+        if spec.ignore:
+            fact = replace(fact, items=tuple(i for i in fact.items if not ignored(member_of(i, spec.map), spec.ignore)))
+        warnings = tuple(w for file in spec.files for w in self._problems(spec, file))
+        if warnings:
+            fact = replace(fact, warnings=warnings)
         return _in_unit(spec, fact) if spec.unit else fact
+
+    def _problems(self, spec: FactSpec, file: str) -> list[str]:
+        """``path:line: what`` for each part of ``file`` its reader could not parse, once per
+        run (and through the cache); a ``symbols`` fact is read best-effort and warns of none."""
+        module = reader_name(file, spec.selector)
+        lang = languages.by_key(module)
+        if isinstance(spec.selector, Symbols) or lang is None or not lang.partial:
+            return []
+
+        def compute() -> list[tuple[int, str]]:
+            return load_reader(module).problems(self._tree(module, file), file)
+
+        def cached() -> list[tuple[int, str]]:
+            if self.cache is None:
+                return compute()
+            return self.cache.problems(module, file, self.workspace.read_text(file), compute)
+
+        try:
+            found = self.workspace.cached("problems", f"{module}\0{file}", cached)
+        except DriftguardError:
+            return []  # the fact reports the file
+        return [f"{file}:{line}: {what}" for line, what in found]
 
     def _extract_files(self, spec: FactSpec) -> Fact:
         """The fact over every file of ``spec``: a set is the union of what each file
@@ -177,7 +214,7 @@ class Engine:
         problems: list[Finding] = []
         for name in rule.facts:
             try:
-                facts[name] = self.fact(self.config.facts[name])
+                facts[name] = self._as_judged(rule, self.config.facts[name], self.fact(self.config.facts[name]))
             except DriftguardError as exc:
                 problems.append(error_finding(rule, exc, fact=name))
         if rule.claim.judging is not Judging.COMPARE:
@@ -191,6 +228,8 @@ class Engine:
         if claim is not None:
             if rule.claim.labelled:
                 findings += compare_rows(rule, facts, claim)
+            elif rule.claim.entries and not problems:
+                findings += compare_entries(rule, list(facts.values()), claim)
             elif not problems:
                 if rule.scalar:
                     findings += compare_scalar(rule, facts[rule.facts[0]], claim)
@@ -199,6 +238,21 @@ class Engine:
         if any(f.kind is MISSING_IN_CODE for f in findings):
             findings = self._anchor(rule, facts, findings)
         return RuleResult(rule, _status(findings), tuple(findings), tuple(facts.values()), claim)
+
+    def _as_judged(self, rule: Rule, spec: FactSpec, fact: Fact) -> Fact:
+        """A map fact as the rule judges it: one entry for ``entry:``, its entries for a
+        form that reads entries, else its keys as a set."""
+        if not spec.map or rule.claim.entries:
+            return fact
+        if rule.entry is None:
+            keys = [Item(Value.string(item.label), item.location, label=item.label) for item in fact.items]
+            return replace(fact, items=tuple(unique_items(keys)))
+        wanted = rule.entry.lstrip("-")
+        found = [item for item in fact.items if item.label.lstrip("-") == wanted]
+        if not found:
+            shown = ", ".join(item.label for item in fact.items[:20])
+            raise FactNotFound(f"no entry {rule.entry!r} (its entries: {shown or 'none'})", fact.location)
+        return replace(fact, items=tuple(found[:1]), scalar=True)
 
     def _judge_names(self, rule: Rule, facts: dict[str, Fact], problems: list[Finding]) -> RuleResult:
         """A ``references`` or ``links`` rule: every name or link of the document resolves."""

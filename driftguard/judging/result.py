@@ -31,6 +31,11 @@ class Result:
         return tuple(f for r in self.rules for f in r.findings)
 
     @property
+    def warnings(self) -> tuple[str, ...]:
+        """Every fact's warnings (parts of a file that did not parse), each once, in order."""
+        return tuple(dict.fromkeys(w for r in self.rules for fact in r.facts for w in fact.warnings))
+
+    @property
     def ok(self) -> bool:
         return all(r.status is Status.PASS for r in self.rules)
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from driftguard.judging.result import Result
 from driftguard.model import Finding, Location
-from driftguard.reporters.records import summary_line
+from driftguard.reporters.records import summary_line, warning_record
 
 _DATA = (("%", "%25"), ("\r", "%0D"), ("\n", "%0A"))
 _PROPERTY = _DATA + ((":", "%3A"), (",", "%2C"))
@@ -65,6 +65,8 @@ def annotation(f: Finding, why: str = "") -> str:
 
 def render(result: Result) -> str:
     lines = [annotation(f, rr.rule.why) for rr in result.rules for f in rr.findings]
+    lines += [command("warning", w["message"], file=w["path"], line=w["line"], title="driftguard")
+              for w in map(warning_record, result.warnings)]
     lines.append(summary_line(result))
     return "\n".join(lines) + "\n"
 

@@ -51,12 +51,20 @@ def result_record(result: Result, with_facts: bool = False) -> dict[str, Any]:
         "summary": summary(result),
         "rules": [rule_record(rr) for rr in result.rules],
         "findings": [f.to_json() for f in result.findings],
+        "warnings": [warning_record(w) for w in result.warnings],
     }
     if with_facts:
         for record, rr in zip(out["rules"], result.rules):
             record["facts"] = [fact_record(fact) for fact in rr.facts]
             record["claims"] = claim_records(rr)
     return out
+
+
+def warning_record(warning: str) -> dict[str, Any]:
+    """A fact's warning (``path:LINE: what``) as ``{"path", "line", "message"}``."""
+    where, _, message = warning.partition(": ")
+    path, _, line = where.rpartition(":")
+    return {"path": path or where, "line": int(line) if line.isdigit() else None, "message": message}
 
 
 def claim_records(rr: RuleResult) -> list[dict[str, Any]]:

@@ -16,6 +16,12 @@ def finding_line(f: Finding) -> str:
     return f"{where}: {f.rule}: {f.message}{tail}"
 
 
+def warning_line(warning: str) -> str:
+    """``path:LINE: warning: what`` for a fact's warning (``path:LINE: what``)."""
+    where, _, what = warning.partition(": ")
+    return f"{where}: warning: {what}"
+
+
 def _rule_lines(rr: RuleResult, told: set[str]) -> list[str]:
     lines = [_once(f, told) for f in rr.findings]
     if rr.findings and rr.rule.why:
@@ -40,6 +46,7 @@ def _once(f: Finding, told: set[str]) -> str:
 def render_check(result: Result) -> str:
     told: set[str] = set()
     lines = [line for rr in result.rules for line in _rule_lines(rr, told)]
+    lines += [warning_line(w) for w in result.warnings]
     lines.append(summary_line(result))
     return "\n".join(lines) + "\n"
 
@@ -75,5 +82,6 @@ def render_report(result: Result) -> str:
             lines.append(f"  {f.kind.kind:<16} {finding_line(f)}")
     else:
         lines.append("No mismatches between the documents and the code.")
+    lines += [warning_line(w) for w in result.warnings]
     lines.append(summary_line(result))
     return "\n".join(lines) + "\n"

@@ -51,6 +51,8 @@ def plan(rule: Rule, config: Config, facts: dict[str, Fact], claim_items: tuple[
             spec, fact = _home(config.facts[name], facts.get(name))
             out.append(Mutation(f"code: new member ({name})", "code", MISSING_IN_DOC, spec.file,
                                 _bind(_add_code, spec, fact), fact=name))
+    if rule.claim.entries:
+        out += _entry_mutations(rule, config, facts, claim_items)
     if rule.direction in (Direction.BOTH, Direction.DOC_TO_CODE):
         declared = {i.value.canonical for name in rule.facts if name in facts for i in facts[name].items}
         make = _DOC_MEMBERS[rule.claim.doc_member]
@@ -82,6 +84,29 @@ def _scalar_mutations(rule: Rule, config: Config, facts: dict[str, Fact],
     for item in claim_items if labelled else claim_items[:1]:
         label = f"doc: row '{item.label}' changed" if labelled else "doc: value changed"
         out.append(Mutation(label, "doc", VALUE_MISMATCH, rule.doc, partial(_change_value, item=item)))
+    return out
+
+
+def _entry_mutations(rule: Rule, config: Config, facts: dict[str, Fact],
+                     claim_items: tuple[Item, ...]) -> list[Mutation]:
+    """For a map fact against a table: one entry's value changed in the code, and in the document."""
+    stated = {item.label.lstrip("-"): item for item in claim_items}
+    out = []
+    for name in rule.facts:
+        fact = facts.get(name)
+        shared = [i for i in (fact.items if fact else ()) if i.label.lstrip("-") in stated and i.value.data != ""]
+        if fact is None or not shared:
+            continue
+        entry = shared[0]
+        spec = replace(config.facts[name], file=entry.location.path if entry.location else config.facts[name].file)
+        spec = replace(spec, files=(spec.file,))
+        one = replace(fact, items=(entry,), scalar=True)
+        out.append(Mutation(f"code: value changed ({name}, {entry.label})", "code", VALUE_MISMATCH, spec.file,
+                            _bind(_change_code, spec, one), fact=name))
+        row = stated[entry.label.lstrip("-")]
+        out.append(Mutation(f"doc: row '{row.label}' changed", "doc", VALUE_MISMATCH, rule.doc,
+                            partial(_change_value, item=row)))
+        break
     return out
 
 

@@ -53,7 +53,7 @@ def add_row(text: str, rule: Rule, table_line: int | None) -> Edit:
     form = rule.claim
     doc = parse_document(rule.doc, text)
     table = _table_at(doc, table_line)
-    name, default = form.table_column or (None, 0)
+    name, default = form.member_column or (None, 0)
     column = table.column(name) if name else default
     if column is None:
         raise CannotApply(f"{form.describe()} has no column '{name}'")

@@ -3,6 +3,7 @@ judged, cached never, mutated by the selftest, and its test files are left out o
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -47,8 +48,12 @@ class ToyReader:
         raise base.unsupported("Toy", selector, path, ["constants", "constant"])
 
     declaration = staticmethod(base.no_declaration)
-    problems = staticmethod(base.no_problems)
     skipped = staticmethod(base.nothing_skipped)
+
+    def problems(self, tree: object, path: str) -> list[tuple[int, str]]:
+        """Lines starting ``!!`` do not parse."""
+        return [(n, f"`{line}` does not parse") for n, line in enumerate(str(tree).split("\n"), 1)
+                if line.startswith("!!")]
 
     def add_member(self, text: str, spec: FactSpec, fact: Fact) -> Edit:
         line = fact.items[-1].location.line if fact.items[-1].location else None
@@ -66,7 +71,7 @@ class ToyReader:
         return Edit(new, f"changed {spec.selector.name} to {int(old) + 1}", None, (str(int(old) + 1),))
 
 
-TOY = languages.Language("Toy", (".toy",), ToyReader(), test_files=("*_spec.toy",))
+TOY = languages.Language("Toy", (".toy",), ToyReader(), test_files=("*_spec.toy",), partial=True)
 
 
 @pytest.fixture
@@ -181,3 +186,39 @@ def test_globs_leave_out_each_languages_test_files_unless_they_name_them(tmp_pat
         "pkg/a.go", "pkg/a_test.go", "lib/mod.py", "lib/test_mod.py", "lib/conftest.py", "web/app.ts",
         "web/app.spec.ts", "web/app.test.ts", "web/view.tsx", "web/view.test.tsx"], "x\n"))
     assert globs.expand(tmp_path, pattern) == kept
+
+
+def test_a_part_that_does_not_parse_is_a_warning_naming_file_and_line_and_the_fact_is_still_read(
+        toy, tmp_path, capsys, monkeypatch):
+    root = _tree(tmp_path)
+    (root / "src/paint.toy").write_text("enum Colour: red, blue\n!! new(string(out))\nconst LIMIT = 3\n")
+    for _ in range(2):
+        assert main(["check", "--config", str(root / "driftguard.yaml")]) == 0
+        out = capsys.readouterr().out
+        assert "src/paint.toy:2: warning: `!! new(string(out))` does not parse" in out
+    assert main(["check", "--config", str(root / "driftguard.yaml"), "--format", "json"]) == 0
+    warnings = json.loads(capsys.readouterr().out)["warnings"]
+    assert warnings == [{"path": "src/paint.toy", "line": 2, "message": "`!! new(string(out))` does not parse"}]
+    assert main(["check", "--config", str(root / "driftguard.yaml"), "--format", "github"]) == 0
+    assert "::warning file=src/paint.toy,line=2,title=driftguard::`!! new(string(out))` does not parse" in (
+        capsys.readouterr().out)
+
+
+def test_a_clean_file_gives_no_warning(toy, tmp_path, capsys):
+    assert main(["check", "--config", str(_tree(tmp_path) / "driftguard.yaml")]) == 0
+    assert "warning" not in capsys.readouterr().out
+
+
+def test_what_did_not_parse_is_cached_with_the_file_content(tmp_path):
+    from driftguard.judging.cache import FactCache
+
+    cache, calls = FactCache(tmp_path), []
+
+    def compute() -> list[tuple[int, str]]:
+        calls.append(1)
+        return [(8, "`StateA State = \"A\" +` does not parse")]
+
+    for _ in range(2):
+        assert cache.problems("driftguard.sources.go", "a.go", "package a\n", compute) == compute()[:1]
+    assert len(calls) == 3  # one miss, one hit, and the two direct calls above
+    assert cache.problems("driftguard.sources.go", "a.go", "package b\n", lambda: []) == []
