@@ -98,6 +98,31 @@ class ListItem(Prose):
 
 
 @dataclass(frozen=True)
+class CodeBlock:
+    """A fenced or indented code block (a literal or ``code-block`` in reStructuredText).
+
+    ``lang`` is the first word of its info string, lower case ("" when none);
+    ``body`` its content and ``body_span`` where that content lies in the
+    document; ``line`` the line of the opening fence (or of the first line of
+    an indented block); ``closed`` False for a fence never closed, which runs
+    to the end of the document.
+    """
+
+    lang: str
+    info: str
+    body: str
+    line: int
+    span: tuple[int, int]  # the whole block, fences included
+    body_span: tuple[int, int]
+    closed: bool = True
+
+    @property
+    def body_line(self) -> int:
+        """The line of the body's first line."""
+        return self.line + (1 if self.span[0] != self.body_span[0] else 0)
+
+
+@dataclass(frozen=True)
 class Section:
     """The part under a heading, up to the next heading of the same or higher level."""
 
@@ -165,6 +190,9 @@ class Document:
     line_starts: tuple[int, ...] = field(repr=False, compare=False)
     links: tuple[Link, ...] = ()
     anchors: tuple[Anchor, ...] = ()
+    blocks: tuple[CodeBlock, ...] = ()
+    paragraphs: tuple[Prose, ...] = ()  # every paragraph (in lists and quotes too), whole
+    title: str = ""  # the front matter's ``title:``, where the document has one
 
     def line_of(self, offset: int) -> int:
         return max(bisect_right(self.line_starts, offset), 1)

@@ -20,11 +20,13 @@ from typing import Any, NamedTuple
 
 from markdown_it.token import Token
 
+from driftguard.documents.front_matter import front_matter
 from driftguard.documents.inline import OffsetMap, Run, fold, push_run, walk_inline
 from driftguard.documents.links import Definitions, html_anchors, read_links
 from driftguard.documents.model import (
     Anchor,
     Cell,
+    CodeBlock,
     CodeSpan,
     Document,
     Heading,
@@ -44,7 +46,7 @@ from driftguard.model import Location, ParseError
 from driftguard.text import EOL, split_bom
 
 __all__ = [
-    "Anchor", "Cell", "CodeSpan", "Document", "Heading", "Link", "ListItem", "Prose", "Row", "Section",
+    "Anchor", "Cell", "CodeBlock", "CodeSpan", "Document", "Heading", "Link", "ListItem", "Prose", "Row", "Section",
     "Sentence", "Table", "fold_key", "parse_document",
 ]
 
@@ -55,8 +57,12 @@ _SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*(?= |$)")
 def parse_document(path: str, text: str) -> Document:
     """Parse ``text`` (the document at repository-relative ``path``); ParseError if markdown-it fails."""
     builder = _Builder(path, text)
+    body = text[builder.bom:]
+    length, builder.title = front_matter(body)
+    if length:  # blanked, not cut: every line keeps its number
+        body = "".join(c if c in "\r\n" else " " for c in body[:length]) + body[length:]
     try:
-        tokens = block_tokens(text[builder.bom:], builder.env)
+        tokens = block_tokens(body, builder.env)
     except Exception as exc:  # markdown-it on hostile input: report, never crash
         raise ParseError(f"the markdown could not be parsed: {exc}", Location(path)) from None
     return builder.build(tokens)
@@ -105,6 +111,9 @@ class _Builder:
         self.env: dict[str, Any] = {}  # markdown-it's: the reference definitions
         self.links: list[Link] = []
         self.anchors: list[Anchor] = []
+        self.blocks: list[CodeBlock] = []
+        self.paragraphs: list[Prose] = []
+        self.title = ""
         self.slugger = Slugger()
         self._definitions: Definitions | None = None
 
@@ -150,6 +159,8 @@ class _Builder:
                 table = None
             elif kind == "html_block":
                 self._html(tok.content, (tok.map[0] + 1) if tok.map else 1)
+            elif kind in ("fence", "code_block") and tok.map:
+                self.blocks.append(self._code_block(tok))
             elif kind == "inline" and i:
                 parent = tokens[i - 1]
                 if parent.type == "paragraph_open":
@@ -166,7 +177,8 @@ class _Builder:
             sections=tuple(self._sections()), tables=tuple(self.tables),
             code_spans=tuple(self.codes), sentences=tuple(self.sentences),
             list_items=tuple(self.items), line_starts=tuple(self.starts),
-            links=tuple(self.links), anchors=tuple(self.anchors),
+            links=tuple(self.links), anchors=tuple(self.anchors), blocks=tuple(self.blocks),
+            paragraphs=tuple(self.paragraphs), title=self.title,
         )
 
     def _sections(self) -> list[Section]:
@@ -204,8 +216,28 @@ class _Builder:
         for name, at in html_anchors(html):
             self.anchors.append(Anchor(name, line + html.count("\n", 0, at)))
 
+    def _code_block(self, tok: Token) -> CodeBlock:
+        """A fenced or indented block: its body's span runs over the lines between the fences
+        (or the whole block when indented)."""
+        assert tok.map is not None
+        first, end = self.line_index(tok.map[0]), self.line_index(tok.map[1] - 1)
+        fenced = tok.type == "fence"
+        closed = True
+        body_first, body_last = first, end
+        if fenced:
+            closing = self.line_text(end).strip()
+            closed = end > first and len(closing) >= len(tok.markup) and set(closing) == {tok.markup[0]}
+            body_first, body_last = first + 1, end - 1 if closed else end
+        start = self.starts[body_first] if body_first <= body_last else self.starts[min(first + 1, end)]
+        stop = self.ends[body_last] if body_first <= body_last else start
+        info = tok.info.strip() if fenced else ""
+        lang = info.split(maxsplit=1)[0].strip("{}.").lower() if info else ""
+        return CodeBlock(lang, info, tok.content, first + 1, (self.starts[first], self.ends[end]), (start, stop),
+                         closed)
+
     def _paragraph(self, tok: Token, item: _OpenItem | None) -> None:
         prose, codes, _ = self._prose(tok, self._line_runs(tok))
+        self.paragraphs.append(prose)
         self.codes.extend(codes)
         self.sentences.extend(_sentences(prose, self.line_of))
         if item is not None:  # a paragraph directly inside a list item

@@ -204,10 +204,10 @@ class Engine:
         return ws.cached("linked", path, lambda: cache.linked(path, ws.read_text(path), read))
 
     def document(self, path: str) -> Document:
-        from driftguard.documents.reader import parse_document  # markdown-it is imported only here
+        from driftguard.documents.formats import read_document  # a parser is imported only here
 
         ws = self.workspace
-        return ws.cached("doc", path, lambda: parse_document(path, ws.read_text(path)))
+        return ws.cached("doc", path, lambda: read_document(path, ws.read_text(path)))
 
     def judge(self, rule: Rule) -> RuleResult:
         facts: dict[str, Fact] = {}

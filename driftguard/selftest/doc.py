@@ -18,8 +18,9 @@ from collections.abc import Collection, Iterable
 
 from driftguard.config.loader import Rule
 from driftguard.config.specs import Form
+from driftguard.documents.formats import read_document
 from driftguard.documents.links import target_of
-from driftguard.documents.reader import Document, Heading, Section, Table, parse_document
+from driftguard.documents.model import Document, Heading, Section, Table
 from driftguard.documents.references import shape_of
 from driftguard.documents.targets import is_relative, resolve_path, split_target
 from driftguard.model import Item, Kind, Location
@@ -51,7 +52,7 @@ FILLER = "selftest filler"
 def add_row(text: str, rule: Rule, table_line: int | None) -> Edit:
     """A new last row with the bogus value (in backticks) in the claimed column."""
     form = rule.claim
-    doc = parse_document(rule.doc, text)
+    doc = read_document(rule.doc, text)
     table = _table_at(doc, table_line)
     name, default = form.member_column or (None, 0)
     column = table.column(name) if name else default
@@ -78,7 +79,7 @@ def _table_at(doc: Document, line: int | None) -> Table:
 def _claimed_section(text: str, rule: Rule) -> tuple[Form, Document, Section]:
     """The rule's claim form, the parsed document and the section the form reads under."""
     form = rule.claim
-    doc = parse_document(rule.doc, text)
+    doc = read_document(rule.doc, text)
     section = doc.section(form.scope) if form.scope else None
     if section is None:
         raise CannotApply(f"no section '{form.scope}' in {rule.doc}")
@@ -225,7 +226,7 @@ def remove_heading(text: str, rule: Rule, claim_items: Iterable[Item], path: str
     links = [(fragment, item) for rel, fragment, item in _heading_links(rule, claim_items) if rel == path]
     if not links:
         raise NotApplicable(f"no link of {rule.doc} names a heading of {path}: there is no heading to rename")
-    doc = parse_document(path, text)
+    doc = read_document(path, text)
     for fragment, item in links:
         anchor = doc.anchor(fragment)
         if anchor is None or anchor.heading is None:
@@ -244,7 +245,7 @@ def _renamed(text: str, path: str, fragment: str) -> str | None:
     """``text`` with the heading holding anchor ``fragment`` renamed until no anchor of
     that name is left; None when an HTML anchor keeps it or it never goes."""
     for _ in range(_MAX_RENAMES):
-        anchor = parse_document(path, text).anchor(fragment)
+        anchor = read_document(path, text).anchor(fragment)
         if anchor is None:
             return text
         if anchor.heading is None:
