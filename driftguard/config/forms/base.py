@@ -1,0 +1,123 @@
+"""What every claim form declares, with defaults (``Form``), and the enums the stages
+dispatch on."""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any, ClassVar
+
+from driftguard.config.schema import Reader
+from driftguard.model import Direction
+
+ANY_DIRECTION = frozenset(Direction)
+
+
+class Judging(Enum):
+    """How the engine judges a form."""
+
+    COMPARE = "compare"  # the claim's items against the facts': a set, a scalar or labelled rows
+    REFERENCES = "references"  # every name the document holds resolves in the code or the repository
+    LINKS = "links"  # every link resolves to a file, a heading or a line
+
+
+class DocMember(Enum):
+    """What the selftest adds to the document to show a set claim can fail doc-to-code."""
+
+    ROW = "a new table row"
+    BULLET = "a new bullet item"
+    CODE_SPAN = "a new code span"
+    NONE = "nothing: the form checks code-to-doc only"
+
+
+class Form:
+    """What every claim form declares, with the defaults of a set read from the
+    document and compared with its facts both ways."""
+
+    key: ClassVar[str]
+    options: ClassVar[frozenset[str]]
+    facts: ClassVar[str] = "required"  # required | optional | none
+    default_direction: ClassVar[Direction] = Direction.BOTH
+    directions: ClassVar[frozenset[Direction]] = ANY_DIRECTION
+    judging: ClassVar[Judging] = Judging.COMPARE
+    reads_repository: ClassVar[bool] = False  # a name or link may resolve anywhere in the tree
+
+    @property
+    def scalar(self) -> bool:
+        return False
+
+    @property
+    def labelled(self) -> bool:
+        """Whether the form names its facts itself, one per label (``row_facts``)."""
+        return False
+
+    @property
+    def row_facts(self) -> tuple[tuple[str, str], ...]:
+        """(label, fact name) of a labelled form."""
+        return ()
+
+    def renamed(self, names: dict[str, str]) -> Form:
+        """The form with the facts it names renamed (``old -> new``)."""
+        return self
+
+    def for_map(self) -> Form:
+        """The form judging a map fact (entries keyed by name): a table reads each row's
+        key cell and value cell; any other form compares the map's keys as a set."""
+        return self
+
+    @property
+    def entries(self) -> bool:
+        """Whether the form reads key/value entries, judged against a map fact entry by entry."""
+        return False
+
+    @property
+    def member_column(self) -> tuple[str | None, int] | None:
+        """For a table form: the column a new member's text goes in (named, or the default index)."""
+        return self.table_column
+
+    @property
+    def scope(self) -> str | None:
+        """The section heading the form reads under, if any."""
+        return None
+
+    @property
+    def span_regex(self) -> str | None:
+        """The regex a code span must match to be part of the claim, if any."""
+        return None
+
+    @property
+    def table_column(self) -> tuple[str | None, int] | None:
+        """For a table form: the column named (or None) and the index read by default."""
+        return None
+
+    @property
+    def rewrites_values(self) -> bool:
+        """Whether ``fix`` rewrites a stated value that differs from the code's, in place."""
+        return False
+
+    @property
+    def adds_rows(self) -> bool:
+        """Whether ``fix`` adds a table row for a member the document lacks."""
+        return False
+
+    @property
+    def doc_member(self) -> DocMember:
+        return DocMember.CODE_SPAN
+
+    @classmethod
+    def from_config(cls, r: Reader, body: Any, key: str) -> Form:
+        """The form a rule's keys describe (``body`` is the rule's mapping, ``key`` its
+        key path for messages); fails through ``r`` with the key's line."""
+        raise NotImplementedError
+
+    def to_config(self) -> dict[str, Any]:
+        """The rule keys that ``from_config`` reads back into this form."""
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        """How a message names where the document states the claim."""
+        raise NotImplementedError
+
+
+def present(**keys: Any) -> dict[str, Any]:
+    """The keys whose value is not the default (None, False, empty)."""
+    return {k: v for k, v in keys.items() if v not in (None, False, (), "")}

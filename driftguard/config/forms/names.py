@@ -1,0 +1,85 @@
+"""Claim forms whose members must each resolve: the document's references and links."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from driftguard.config.forms.base import Form, Judging, present
+from driftguard.config.schema import Reader
+from driftguard.model import Direction, PatternError
+from driftguard.user_regex import compile_user_regex
+
+
+@dataclass(frozen=True)
+class ReferencesClaim(Form):
+    """A set, doc-to-code: the code spans shaped as references (calls, dotted names,
+    identifiers, paths) outside code blocks, each of which must resolve."""
+
+    bare: bool = False  # also plain lower-case identifiers
+    ignore: tuple[str, ...] = ()  # regexes for spans left alone
+    repository: bool = True  # a name found anywhere in the repository outside the documents resolves
+
+    facts: ClassVar[str] = "optional"
+    key: ClassVar[str] = "references"
+    options: ClassVar[frozenset[str]] = frozenset({"references"})
+    default_direction: ClassVar[Direction] = Direction.DOC_TO_CODE
+    directions: ClassVar[frozenset[Direction]] = frozenset({Direction.DOC_TO_CODE})
+    judging: ClassVar[Judging] = Judging.REFERENCES
+    reads_repository: ClassVar[bool] = True
+
+    @classmethod
+    def from_config(cls, r: Reader, body: Any, key: str) -> ReferencesClaim:
+        where = f"{key}.references"
+        raw = body["references"]
+        if raw is True:
+            return cls()
+        if not isinstance(raw, dict):
+            r.fail(body, "references", f"{where}: expected `references: true` or a mapping of bare, ignore, "
+                   "repository")
+        spec = r.mapping(raw, where, optional={"bare", "ignore", "repository"})
+        ignore = r.sequence(spec, "ignore", where) if "ignore" in spec else []
+        for i, pattern in enumerate(ignore):
+            if not isinstance(pattern, str):
+                r.fail(spec, "ignore", f"{where}.ignore[{i}]: expected a regular expression (text)")
+            try:
+                compile_user_regex(pattern, r.loc(spec, "ignore"))
+            except PatternError as exc:
+                r.fail(spec, "ignore", f"{where}.ignore[{i}]: {exc.message}")
+        return cls(bare=r.value(spec, "bare", bool, where, default=False), ignore=tuple(ignore),
+                   repository=r.value(spec, "repository", bool, where, default=True))
+
+    def to_config(self) -> dict[str, Any]:
+        options = present(bare=self.bare, ignore=list(self.ignore))
+        if not self.repository:
+            options["repository"] = False
+        return {"references": options or True}
+
+    def describe(self) -> str:
+        return "the document's references"
+
+
+@dataclass(frozen=True)
+class LinksClaim(Form):
+    """A set, doc-to-code, without a fact: every relative link, reference-style link and
+    image target (file, ``#heading`` anchor, ``#L10`` line) must exist."""
+
+    facts: ClassVar[str] = "none"
+    key: ClassVar[str] = "links"
+    options: ClassVar[frozenset[str]] = frozenset({"links"})
+    default_direction: ClassVar[Direction] = Direction.DOC_TO_CODE
+    directions: ClassVar[frozenset[Direction]] = frozenset({Direction.DOC_TO_CODE})
+    judging: ClassVar[Judging] = Judging.LINKS
+    reads_repository: ClassVar[bool] = True
+
+    @classmethod
+    def from_config(cls, r: Reader, body: Any, key: str) -> LinksClaim:
+        if r.value(body, "links", bool, key) is not True:
+            r.fail(body, "links", f"{key}.links: expected `links: true`")
+        return cls()
+
+    def to_config(self) -> dict[str, Any]:
+        return {"links": True}
+
+    def describe(self) -> str:
+        return "the document's links"
