@@ -9,31 +9,27 @@ spec and code are unchanged since a previous run is read back without parsing.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import replace
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
-from driftguard import languages
 from driftguard.config.loader import Config, FactSpec, Rule
-from driftguard.config.specs import Judging, Symbols
+from driftguard.config.specs import Judging
 from driftguard.judging.compare import (
     compare_entries,
     compare_rows,
     compare_scalar,
     compare_set,
     error_finding,
-    ignored,
-    member_of,
 )
+from driftguard.judging.facts import FactReader
 from driftguard.judging.repository import Repository
 from driftguard.judging.result import Result, RuleResult
 from driftguard.judging.workspace import Workspace
 from driftguard.model import (
     MISSING_IN_CODE,
-    AmbiguousFact,
     Claim,
     ClaimNotFound,
-    ConfigError,
     DriftguardError,
     Fact,
     FactNotFound,
@@ -44,8 +40,7 @@ from driftguard.model import (
     Status,
     Value,
 )
-from driftguard.quantities import QuantityError, with_unit
-from driftguard.sources import load_reader, reader_name, unique_items
+from driftguard.sources import unique_items
 
 if TYPE_CHECKING:
     from driftguard.documents.model import Document
@@ -60,122 +55,19 @@ class Engine:
         self.config = config
         self.cache = cache  # None: nothing is read from or written to disk but the run's files
         self.workspace = Workspace(config.root, config.max_file_size, config.root_origin)
+        self.facts = FactReader(self.workspace, cache)
 
     def fact(self, spec: FactSpec) -> Fact:
         """The fact ``spec`` names, extracted once per run; raises DriftguardError."""
-        return self.workspace.cached("fact", spec.name, lambda: self._extract(spec))
+        return self.facts.fact(spec)
 
-    def _extract(self, spec: FactSpec) -> Fact:
-        fact = self._extract_files(spec)
-        if spec.ignore:
-            fact = replace(fact, items=tuple(i for i in fact.items if not ignored(member_of(i, spec.map), spec.ignore)))
-        warnings = tuple(w for file in spec.files for w in self._problems(spec, file))
-        if warnings:
-            fact = replace(fact, warnings=warnings)
-        return _in_unit(spec, fact) if spec.unit else fact
+    def declaration(self, spec: FactSpec, fact: Fact) -> tuple[Location, str] | None:
+        """Where the files holding ``fact`` declare its set; parsed only when asked."""
+        return self.facts.declaration(spec, fact)
 
-    def _problems(self, spec: FactSpec, file: str) -> list[str]:
-        """``path:line: what`` for each part of ``file`` its reader could not parse, once per
-        run (and through the cache); a ``symbols`` fact is read best-effort and warns of none."""
-        module = reader_name(file, spec.selector)
-        lang = languages.by_key(module)
-        if isinstance(spec.selector, Symbols) or lang is None or not lang.partial:
-            return []
-
-        def compute() -> list[tuple[int, str]]:
-            return load_reader(module).problems(self._tree(module, file), file)
-
-        def cached() -> list[tuple[int, str]]:
-            if self.cache is None:
-                return compute()
-            return self.cache.problems(module, file, self.workspace.read_text(file), compute)
-
-        try:
-            found = self.workspace.cached("problems", f"{module}\0{file}", cached)
-        except DriftguardError:
-            return []  # the fact reports the file
-        return [f"{file}:{line}: {what}" for line, what in found]
-
-    def _extract_files(self, spec: FactSpec) -> Fact:
-        """The fact over every file of ``spec``: a set is the union of what each file
-        declares; a scalar must be found in exactly one. A file that cannot be read or
-        parsed fails the fact; one that lacks the fact is left out unless all do."""
-        if self.cache is not None and isinstance(spec.selector, Symbols) and len(spec.files) > 1:
-            ws, cache = self.workspace, self.cache
-            texts = [(file, ws.read_text(file)) for file in spec.files]
-            items = cache.names(spec.selector, texts, lambda: self._gather(spec).items)
-            return Fact(name=spec.name, items=items, scalar=False, location=_first_place(items, spec.files[0]))
-        return self._gather(spec)
-
-    def _gather(self, spec: FactSpec) -> Fact:
-        ready = self._in_parallel(spec) if isinstance(spec.selector, Symbols) else {}
-        found_in: list[Sequence[Item]] = []
-        holders: list[str] = []
-        missing: list[FactNotFound] = []
-        for file in spec.files:
-            try:
-                found = self._extract_file(spec, file, ready.pop(file, None))
-            except FactNotFound as exc:
-                missing.append(exc)
-                continue
-            if found:
-                found_in.append(found)
-            holders.append(file)
-        items = _joined(found_in)
-        if not items and not missing:
-            return Fact(name=spec.name, items=(), scalar=spec.scalar, location=Location(spec.files[0]))
-        if not items:
-            if len(missing) == 1:
-                raise missing[0]
-            raise FactNotFound(f"none of the {len(spec.files)} files of `{spec.file}` holds it "
-                               f"({missing[0].message})", missing[0].location)
-        if spec.scalar and len(holders) > 1:
-            raise AmbiguousFact(f"a scalar fact, found in {len(holders)} files: " + ", ".join(
-                str(item.location or item) for item in items[:5]), items[1].location)
-        if len(holders) > 1:
-            items = items.unique() if isinstance(items, NameItems) else tuple(unique_items(items))
-        return Fact(name=spec.name, items=items, scalar=spec.scalar, location=_first_place(items, holders[0]))
-
-    def _in_parallel(self, spec: FactSpec) -> dict[str, Sequence[Item]]:
-        """The items of the files of ``spec`` the cache lacks, extracted by worker processes
-        when there are enough of them (``driftguard.judging.processes``)."""
-        from driftguard.judging.processes import extract_many
-
-        texts: dict[str, str] = {}
-        for file in spec.files:
-            try:
-                text = self.workspace.read_text(file)
-            except DriftguardError:
-                continue  # the serial path reports it
-            if self.cache is None or not self.cache.stored_items(reader_name(file, spec.selector), file, text,
-                                                                 spec.selector):
-                texts[file] = text
-        return extract_many(spec.selector, texts) if len(texts) > 1 else {}
-
-    def _extract_file(self, spec: FactSpec, file: str, ready: Sequence[Item] | None = None) -> Sequence[Item]:
-        module = reader_name(file, spec.selector)
-        ws = self.workspace
-
-        def extract() -> Sequence[Item]:
-            if ready is not None:
-                return ready
-            reader = load_reader(module)
-            if isinstance(spec.selector, Symbols):  # read once per run: the tree is not kept
-                tree = reader.parse(file, ws.read_text(file))
-            else:
-                tree = self._tree(module, file)
-            found = reader.extract(tree, spec.selector, file)
-            return found if isinstance(found, NameItems) else tuple(found)
-
-        if self.cache is None:
-            return extract()
-        return self.cache.items(module, file, ws.read_text(file), spec.selector, extract)
-
-    def _tree(self, module: str, file: str) -> object:
-        """``file`` parsed by reader ``module``, once per run; the reader is imported
-        here, so a cache hit never imports a parser."""
-        reader = load_reader(module)
-        return self.workspace.cached(module, file, lambda: reader.parse(file, self.workspace.read_text(file)))
+    def left_out(self, spec: FactSpec) -> list[str]:
+        """What the readers saw and left out of ``spec``'s fact, one line each."""
+        return self.facts.left_out(spec)
 
     def claim(self, rule: Rule) -> Claim:
         ws = self.workspace
@@ -301,7 +193,7 @@ class Engine:
             spec = self.config.facts[name]
             if file in spec.files:
                 try:
-                    found = self._extract_file(spec, file)
+                    found = self.facts.extract_file(spec, file)
                 except DriftguardError:
                     continue
                 if isinstance(found, NameItems):
@@ -319,66 +211,9 @@ class Engine:
         where, label = found
         return [replace(f, source=where, declared=label) if f.kind is MISSING_IN_CODE else f for f in findings]
 
-    def declaration(self, spec: FactSpec, fact: Fact) -> tuple[Location, str] | None:
-        """Where the files holding ``fact`` declare its set (a type, class, map or
-        ``String`` method), preferring the type or class; parsed only when asked."""
-        files = dict.fromkeys(i.location.path for i in fact.items if i.location) or dict.fromkeys(spec.files)
-        fallback = None
-        for file in files:
-            module = reader_name(file, spec.selector)
-            try:
-                tree = self._tree(module, file)
-            except DriftguardError:
-                continue
-            found = load_reader(module).declaration(tree, spec.selector, file)
-            if found is not None and not found[1].startswith("const block"):
-                return found
-            fallback = fallback or found
-        return fallback
-
-    def left_out(self, spec: FactSpec) -> list[str]:
-        """What the readers saw and left out of ``spec``'s fact (a ``String`` case that
-        returns no literal), one line each, ``path: what``; parsed only when asked."""
-        notes = []
-        for file in spec.files:
-            module = reader_name(file, spec.selector)
-            try:
-                tree = self._tree(module, file)
-            except DriftguardError:
-                continue
-            notes += [f"{file}: {note}" for note in load_reader(module).skipped(tree, spec.selector, file)]
-        return notes
-
     def run(self, rules: Iterable[Rule] | None = None) -> Result:
         chosen = self.config.rules if rules is None else tuple(rules)
         return Result(self.config, tuple(self.judge(rule) for rule in chosen))
-
-
-def _in_unit(spec: FactSpec, fact: Fact) -> Fact:
-    """``fact`` with each bare number read in the spec's ``unit:``."""
-    assert spec.unit is not None
-    items = []
-    for item in fact.items:
-        try:
-            items.append(replace(item, value=with_unit(item.value, spec.unit)))
-        except QuantityError as exc:
-            raise ConfigError(f"{exc}; drop `unit:` from fact '{spec.name}' or select a number",
-                              item.location or fact.location) from None
-    return replace(fact, items=tuple(items))
-
-
-def _joined(parts: list[Sequence[Item]]) -> Sequence[Item]:
-    """The items of every file, in file order; columns stay columns."""
-    if len(parts) == 1:
-        return parts[0]
-    if parts and all(isinstance(p, NameItems) for p in parts):
-        return NameItems.joined(cast("list[NameItems]", parts))
-    return tuple(item for part in parts for item in part)
-
-
-def _first_place(items: Sequence[Item], fallback: str) -> Location:
-    first = items[0].location if items else None
-    return first or Location(fallback)
 
 
 def _status(findings: list[Finding]) -> Status:
