@@ -111,6 +111,24 @@ def group_each(compiled: Compiled[str], texts: Sequence[str], where: Location,
     return out
 
 
+def every_group(compiled: Compiled[str], texts: Sequence[str], where: Location,
+                seconds: float | None = None) -> list[list[tuple[int, int]]]:
+    """For each of ``texts``, the span of group 1 of every match (those where group 1
+    took part); the bound covers them all."""
+    limit = timeout() if seconds is None else seconds
+    deadline = time.monotonic() + limit
+    out: list[list[tuple[int, int]]] = []
+    try:
+        for text in texts:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError
+            out.append([m.span(1) for m in compiled.finditer(text, timeout=left) if m.span(1)[0] >= 0])
+    except TimeoutError:
+        raise _stopped(compiled, sum(map(len, texts)), where, limit) from None
+    return out
+
+
 def _stopped(compiled: Compiled[str], size: int, where: Location, limit: float) -> PatternError:
     return PatternError(
         f"pattern {compiled.pattern!r} took longer than {limit:g} s over {size} characters and was "

@@ -248,9 +248,13 @@ def _rule(r: Reader, rules: Any, i: int, facts: dict[str, FactSpec], root: Path)
             hint = r.suggest(name, facts)
             r.fail(body, "rows" if claim.labelled else ("fact" if "fact" in body else "facts"),
                    f"{key}: unknown fact {name!r}{hint}")
-        _fits(r, body, key, claim, facts[name], entry)
-    if any(facts[n].map for n in names) and not entry:
+    used = [facts[name] for name in names]
+    if any(f.map for f in used) and not entry:
         claim = claim.for_map()
+    elif used and not entry and claim.scalar and not claim.labelled and not any(f.scalar or f.map for f in used):
+        claim = claim.for_set()
+    for fact in used:
+        _fits(r, body, key, claim, fact, entry)
     default = claim.default_direction.value
     direction = Direction(r.choice(body, "direction", tuple(d.value for d in Direction), key, default=default))
     if direction not in claim.directions:

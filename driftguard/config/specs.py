@@ -7,9 +7,12 @@ from __future__ import annotations
 from driftguard.config.forms import (
     CLAIM_KEYS,
     CLAIM_OPTIONS,
+    BlockClaim,
     ClaimForm,
     DocMember,
     Form,
+    HeadingsClaim,
+    ItemsClaim,
     Judging,
     LinksClaim,
     MentionsClaim,
@@ -17,6 +20,7 @@ from driftguard.config.forms import (
     ReferencesClaim,
     SectionClaim,
     TableClaim,
+    TextClaim,
 )
 from driftguard.config.selectors import (
     SELECTOR_KEYS,
@@ -41,8 +45,9 @@ from driftguard.config.selectors import (
 )
 
 __all__ = [
-    "CLAIM_KEYS", "CLAIM_OPTIONS", "SELECTOR_KEYS", "Call", "Calls", "Cases", "ClaimForm", "Classes", "Constant",
-    "Constants", "Default", "DocMember", "Env", "Fields", "Flags", "Form", "Judging", "LinksClaim", "ListOf",
-    "MapKeys", "MentionsClaim", "Pattern", "PhraseClaim", "Query", "ReferencesClaim", "SectionClaim", "Selector",
-    "SelectorSpec", "StringMethod", "Symbols", "TableClaim",
+    "BlockClaim",
+    "CLAIM_KEYS", "CLAIM_OPTIONS", "Call", "Calls", "Cases", "ClaimForm", "Classes", "Constant", "Constants",
+    "Default", "DocMember", "Env", "Fields", "Flags", "Form", "HeadingsClaim", "ItemsClaim", "Judging", "LinksClaim",
+    "ListOf", "MapKeys", "MentionsClaim", "Pattern", "PhraseClaim", "Query", "ReferencesClaim", "SELECTOR_KEYS",
+    "SectionClaim", "Selector", "SelectorSpec", "StringMethod", "Symbols", "TableClaim", "TextClaim",
 ]

@@ -9,17 +9,29 @@ it"), so a deleted claim never passes as an empty one.
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from collections.abc import Callable
+from typing import Any
 
-from driftguard.config.specs import ClaimForm, MentionsClaim, PhraseClaim, SectionClaim, TableClaim
-from driftguard.documents.model import Cell, Document, Row, Section, Table, fold_key
+from driftguard.config.specs import (
+    BlockClaim,
+    ClaimForm,
+    HeadingsClaim,
+    ItemsClaim,
+    MentionsClaim,
+    PhraseClaim,
+    SectionClaim,
+    TableClaim,
+    TextClaim,
+)
+from driftguard.documents.blocks import block_claim
+from driftguard.documents.matches import headings_claim, items_claim, list_items, text_claim
+from driftguard.documents.model import Cell, Document, Row, Sentence, Table, fold_key
+from driftguard.documents.scope import Scope, gone, line_list, not_found, scope_of, within
 from driftguard.model import AmbiguousClaim, Claim, ClaimNotFound, Item, Location, PatternError, Value
 from driftguard.quantities import QUANTITY_PATTERN, read_value
 from driftguard.user_regex import Compiled, compile_user_regex, group_each
-
-T = TypeVar("T")
 
 
 def read_claim(doc: Document, form: ClaimForm) -> Claim:
@@ -34,8 +46,8 @@ def read_claim(doc: Document, form: ClaimForm) -> Claim:
 
 
 def _table_claim(doc: Document, form: TableClaim) -> Claim:
-    section = _section(doc, form.section) if form.section else None
-    table = _table(doc, form.table, section)
+    section = scope_of(doc, form.section) if form.section else None
+    table = _table(doc, form.table, section, form.nth)
     where = Location(doc.path, table.line)
     if form.rows:
         return Claim(tuple(_row_items(doc, table, form)), where)
@@ -43,23 +55,50 @@ def _table_claim(doc: Document, form: TableClaim) -> Claim:
         return Claim(tuple(_entry_items(doc, table, form)), where)
     column = _column(doc, table, form.column, 0)
     items = [item for row in table.rows for item in _cell_values(doc, row, column)]
+    if form.cells:
+        items = _kept(doc, items, form.cells, "cells pattern")
     if not items:
-        raise ClaimNotFound(_gone(f"the '{table.header[0].text}' table states nothing in column "
+        raise ClaimNotFound(gone(f"the '{table.header[0].text}' table states nothing in column "
                                   f"'{table.header[column].text}'"), where)
     return Claim(tuple(items), where)
 
 
-def _table(doc: Document, name: str, section: Section | None) -> Table:
+def _table(doc: Document, name: str, section: Scope | None, nth: int | None = None) -> Table:
     wanted = fold_key(name)
-    found = [t for t in _within(doc.tables, section, lambda t: t.span[0])
+    found = [t for t in within(doc.tables, section, lambda t: t.span[0])
              if t.header and fold_key(t.header[0].text) == wanted]
     if not found:
-        raise _not_found(doc, f"no table headed '{name}'", section)
+        raise not_found(doc, f"no table headed '{name}'", section)
+    if nth is not None:
+        if nth > len(found):
+            raise not_found(doc, f"no table {nth} headed '{name}' (there are {len(found)})", section)
+        return found[nth - 1]
     if len(found) > 1:
-        lines = _lines(t.line for t in found)
-        raise AmbiguousClaim(f"{len(found)} tables are headed '{name}' (lines {lines}); name the one meant "
-                             "with `section`", Location(doc.path, found[1].line))
+        lines = line_list(t.line for t in found)
+        hint = "`table: {header: NAME, nth: N}` (1-based)" if len({_head_of(doc, t) for t in found}) == 1 else \
+            "`section`, or `table: {header: NAME, nth: N}` (1-based)"
+        raise AmbiguousClaim(f"{len(found)} tables are headed '{name}' (lines {lines}); name the one meant with "
+                             f"{hint}", Location(doc.path, found[1].line))
     return found[0]
+
+
+def _head_of(doc: Document, table: Table) -> int:
+    """The line of the heading ``table`` sits under (0 before any)."""
+    return max((h.line for h in doc.headings if h.line <= table.line), default=0)
+
+
+def _kept(doc: Document, items: list[Item], pattern: str, what: str) -> list[Item]:
+    """Group 1 of ``pattern`` in each item's text; items it does not match are dropped."""
+    found = group_each(compile_user_regex(pattern, Location(doc.path), what=what, groups=1),
+                       [str(i.value.data) for i in items], Location(doc.path))
+    out = []
+    for item, part in zip(items, found):
+        if part is None:
+            continue
+        text = str(item.value.data)[part[0]:part[1]]
+        span = (item.span[0] + part[0], item.span[0] + part[1]) if item.span else None
+        out.append(Item(Value.string(text), item.location, span, item.label))
+    return out
 
 
 def _column(doc: Document, table: Table, name: str | None, default: int) -> int:
@@ -72,7 +111,7 @@ def _column(doc: Document, table: Table, name: str | None, default: int) -> int:
     if index is None or index >= len(table.header):
         missing = f"column '{name}'" if name is not None else f"column {default + 1}"
         columns = ", ".join(f"'{c}'" for c in table.columns)
-        raise ClaimNotFound(_gone(f"the '{table.header[0].text}' table has no {missing} "
+        raise ClaimNotFound(gone(f"the '{table.header[0].text}' table has no {missing} "
                                   f"(its columns: {columns})"), Location(doc.path, table.line))
     return index
 
@@ -138,7 +177,7 @@ def _entry_items(doc: Document, table: Table, form: TableClaim) -> list[Item]:
         items.append(Item(read_value(text) if text else Value.string(""), Location(doc.path, row.line), span,
                           label=label))
     if not items:
-        raise ClaimNotFound(_gone(f"the '{table.header[0].text}' table has no rows"), Location(doc.path, table.line))
+        raise ClaimNotFound(gone(f"the '{table.header[0].text}' table has no rows"), Location(doc.path, table.line))
     return items
 
 
@@ -146,11 +185,11 @@ def _entry_items(doc: Document, table: Table, form: TableClaim) -> list[Item]:
 
 
 def _section_claim(doc: Document, form: SectionClaim) -> Claim:
-    section = _section(doc, form.section)
-    where = Location(doc.path, section.line)
+    section = scope_of(doc, form.section)
+    where = section.where(doc)
     if form.list:
         items = []
-        for entry in _within(doc.list_items, section, lambda i: i.span[0]):
+        for entry in within(doc.list_items, section, lambda i: i.span[0]):
             if entry.ordered:
                 continue
             if entry.codes:
@@ -162,7 +201,7 @@ def _section_claim(doc: Document, form: SectionClaim) -> Claim:
         what = "bullet list items"
     else:
         pattern = _compile(doc, form.code_spans) if form.code_spans else None
-        spans = _within(doc.code_spans, section, lambda c: c.span[0])
+        spans = within(doc.code_spans, section, lambda c: c.span[0])
         found = group_each(pattern, [c.text for c in spans], where) if pattern else [None] * len(spans)
         items = []  # with a (group), the claim is group 1: `--short (-s)` -> short
         for code, part in zip(spans, found):
@@ -173,34 +212,81 @@ def _section_claim(doc: Document, form: SectionClaim) -> Claim:
                               (code.span[0] + start, code.span[0] + end)))
         what = f"code spans matching '{form.code_spans}'" if pattern else "code spans"
     if not items:
-        raise ClaimNotFound(_gone(f"section '{section.title}' has no {what}"), where)
+        raise ClaimNotFound(gone(f"section '{section.title or doc.path}' has no {what}"), where)
     return Claim(tuple(items), where)
 
 
 def _phrase_claim(doc: Document, form: PhraseClaim) -> Claim:
-    section = _section(doc, form.section) if form.section else None
+    scope = scope_of(doc, form.section, form.within) if form.section or form.within else None
     regex = template_regex(form.template)
     items = []
-    for sentence in _within(doc.sentences, section, lambda s: s.span[0]):
-        for m in regex.finditer(sentence.text):  # every occurrence is a claim, not only the first
-            span = sentence.doc_span(m.start("value"), m.end("value"))
-            line = doc.line_of(span[0])
-            items.append(Item(read_value(m.group("value")), Location(doc.path, line), span))
+    for sentence in within(doc.sentences, scope, lambda s: s.span[0]):
+        found = [(m.start("value"), m.end("value")) for m in regex.finditer(sentence.text)]
+        found += _code_values(doc, sentence, form.template, found)
+        for start, end in sorted(found):  # every occurrence is a claim, not only the first
+            span = sentence.doc_span(start, end)
+            where = Location(doc.path, doc.line_of(span[0]))
+            text = sentence.text[start:end]
+            if form.members:
+                items += list_items(text, span, where)
+            else:
+                items.append(Item(read_value(text) if not _is_code(doc, span) else Value.string(text), where, span))
     if not items:
-        raise _not_found(doc, f"no sentence matches '{form.template}'", section)
+        what = f"no sentence matches '{form.template}'" + (" with a list in a code span" if form.members else "")
+        raise not_found(doc, what, scope)
     first = items[0].location
     return Claim(tuple(items), first if first is not None else Location(doc.path))
 
 
+def _is_code(doc: Document, span: tuple[int, int]) -> bool:
+    return any(c.span == span for c in doc.code_spans)
+
+
+def _code_values(doc: Document, sentence: Sentence, template: str,
+                 taken: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Where a code span stands at ``{value}`` in ``sentence``: "Defaults to `data/`"."""
+    before, _, after = template.partition("{value}")
+    head = re.compile(f"{_lead(before)}{_literal(before)}\\Z")
+    tail = re.compile(f"{_literal(after)}{_trail(after)}")
+    out = []
+    for code in doc.code_spans:
+        if not sentence.span[0] <= code.span[0] < sentence.span[1]:
+            continue
+        at = _plain_offset(sentence, code.text, code.span)
+        if at is None or any(a <= at < b for a, b in taken):
+            continue
+        end = at + len(code.text)
+        if head.search(sentence.text[:at]) and tail.match(sentence.text, end):
+            out.append((at, end))
+    return out
+
+
+def _plain_offset(sentence: Sentence, text: str, span: tuple[int, int]) -> int | None:
+    """Where the code span ``text`` (at document ``span``) sits in the sentence's plain text."""
+    at = sentence.text.find(text)
+    while at >= 0:
+        if sentence.doc_span(at, at + len(text)) == span:
+            return at
+        at = sentence.text.find(text, at + 1)
+    return None
+
+
+@functools.lru_cache(maxsize=4096)
 def template_regex(template: str) -> re.Pattern[str]:
     """``template`` as a regex: literal text (case-insensitive, any whitespace run matching
     any other) around ``{value}``, a quantity captured as the group ``value``."""
     before, marker, after = template.partition("{value}")
     if not marker:
         raise PatternError(f"the phrase template {template!r} has no {{value}}")
-    lead = r"(?<!\w)" if re.match(r"\w", before) else ""  # whole words: "after" is not in "thereafter"
-    trail = r"(?!\w)" if re.search(r"\w\Z", after) else ""
-    return re.compile(f"{lead}{_literal(before)}(?P<value>{QUANTITY_PATTERN}){_literal(after)}{trail}")
+    return re.compile(f"{_lead(before)}{_literal(before)}(?P<value>{QUANTITY_PATTERN}){_literal(after)}{_trail(after)}")
+
+
+def _lead(before: str) -> str:
+    return r"(?<!\w)" if re.match(r"\w", before) else ""  # whole words: "after" is not in "thereafter"
+
+
+def _trail(after: str) -> str:
+    return r"(?!\w)" if re.search(r"\w\Z", after) else ""
 
 
 def _literal(text: str) -> str:
@@ -209,50 +295,17 @@ def _literal(text: str) -> str:
 
 
 def _mentions_claim(doc: Document, form: MentionsClaim) -> Claim:
-    section = _section(doc, form.section) if form.section else None
+    section = scope_of(doc, form.section) if form.section else None
     items = [Item(Value.string(c.text), Location(doc.path, c.line), c.span)
-             for c in _within(doc.code_spans, section, lambda c: c.span[0])]
+             for c in within(doc.code_spans, section, lambda c: c.span[0])]
     return Claim(tuple(items), Location(doc.path, section.line if section else None))
 
 
 # -- shared ---------------------------------------------------------------------
 
 
-def _section(doc: Document, title: str) -> Section:
-    same = [s for s in doc.sections if fold_key(s.title) == fold_key(title)]
-    if len(same) > 1:
-        lines = _lines(s.line for s in same)
-        raise AmbiguousClaim(f"{len(same)} sections are headed '{title}' (lines {lines}); rename one, "
-                             "or guard each under a heading of its own", Location(doc.path, same[1].line))
-    found = doc.section(title)
-    if found is None:
-        raise ClaimNotFound(_gone(f"no section headed '{title}'"), Location(doc.path))
-    return found
-
-
-def _within(parts: Iterable[T], section: Section | None, offset: Callable[[T], int]) -> list[T]:
-    return [p for p in parts if section is None or section.contains(offset(p))]
-
-
 def _compile(doc: Document, pattern: str) -> Compiled[str]:
     return compile_user_regex(pattern, Location(doc.path), what="code_spans pattern")
-
-
-def _lines(lines: Iterable[int], shown: int = 5) -> str:
-    """``3, 10`` or ``3, 8, 13, 18, 23 and 1995 more``."""
-    every = [str(n) for n in lines]
-    more = f" and {len(every) - shown} more" if len(every) > shown else ""
-    return ", ".join(every[:shown]) + more
-
-
-def _gone(what: str) -> str:
-    return f"the document no longer states it: {what}"
-
-
-def _not_found(doc: Document, what: str, section: Section | None) -> ClaimNotFound:
-    if section is None:
-        return ClaimNotFound(_gone(what), Location(doc.path))
-    return ClaimNotFound(_gone(f"{what} in section '{section.title}'"), Location(doc.path, section.line))
 
 
 _READERS: dict[type, Callable[[Document, Any], Claim]] = {
@@ -260,4 +313,8 @@ _READERS: dict[type, Callable[[Document, Any], Claim]] = {
     SectionClaim: _section_claim,
     PhraseClaim: _phrase_claim,
     MentionsClaim: _mentions_claim,
+    TextClaim: text_claim,
+    HeadingsClaim: headings_claim,
+    ItemsClaim: items_claim,
+    BlockClaim: block_claim,
 }

@@ -34,6 +34,7 @@ from driftguard.model import (
     Item,
     Kind,
     Location,
+    Value,
 )
 
 MAY_BE_RIGHT = "not fixed (the document may be right)"
@@ -194,6 +195,30 @@ def _rewrite(rule: Rule, text: str, finding: Finding, item: Item, code: Item) ->
         new = quantities.read_value(str(new.data))
     if item.span is None:
         raise EditRefused("the claim reader recorded no place for the stated value")
+    written = _string(text, item, new) if old.kind is new.kind is Kind.STRING else _quantity(old, new)
+    problem = cell_problem(written) if rule.claim.table_column is not None else None
+    if problem:
+        raise EditRefused(f"the row '{item.label}': {problem}")
+    splice = value_splice(text, item.span, old.text, written)
+    where = f" (row '{item.label}')" if item.label else ""
+    line = item.location.line if item.location and item.location.line else 1
+    return Change(rule.id, rule.doc, line, splice, f"'{old.text}' -> '{written}'{where}", (finding,))
+
+
+def _string(text: str, item: Item, new: Value) -> str:
+    """The code's string, written where the document states one (a code span's text)."""
+    assert item.span is not None
+    stated = text[item.span[0]:item.span[1]]
+    written = str(new.data)
+    if stated != item.value.text:
+        raise EditRefused(f"the stated '{item.value.text}' is not written as is in the document")
+    if not written or any(c in written for c in "`\r\n") or written != written.strip():
+        raise EditRefused(f"the code's value `{written}` cannot be written in its place")
+    return written
+
+
+def _quantity(old: Value, new: Value) -> str:
+    """The code's quantity, written in the document's style."""
     if new.kind not in (Kind.NUMBER, Kind.DURATION, Kind.BYTES, Kind.BOOL):
         raise EditRefused(f"the code's value `{new.canonical}` is not a quantity")
     if looks_like_ratio(new, old):
@@ -203,16 +228,9 @@ def _rewrite(rule: Rule, text: str, finding: Finding, item: Item, code: Item) ->
         raise EditRefused(f"the document states a {old.kind.value} ('{old.text}') where the code has a "
                           f"{new.kind.value}; fix it by hand")
     try:
-        written = quantities.format_like(new, old).strip()
+        return quantities.format_like(new, old).strip()
     except (quantities.QuantityError, ValueError) as exc:
         raise EditRefused(f"cannot write `{new.canonical}` like '{old.text}': {exc}") from None
-    problem = cell_problem(written) if rule.claim.table_column is not None else None
-    if problem:
-        raise EditRefused(f"the row '{item.label}': {problem}")
-    splice = value_splice(text, item.span, old.text, written)
-    where = f" (row '{item.label}')" if item.label else ""
-    line = item.location.line if item.location and item.location.line else 1
-    return Change(rule.id, rule.doc, line, splice, f"'{old.text}' -> '{written}'{where}", (finding,))
 
 
 # -- rows ---------------------------------------------------------------------

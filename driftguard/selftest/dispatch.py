@@ -29,6 +29,7 @@ from driftguard.model import (
     Item,
 )
 from driftguard.selftest import doc
+from driftguard.selftest.doc_copy import copy_member
 from driftguard.selftest.edits import Mutation
 from driftguard.sources import load_reader, reader_name
 from driftguard.sources.mutation import CannotApply, Edit, NotApplicable
@@ -57,7 +58,8 @@ def plan(rule: Rule, config: Config, facts: dict[str, Fact], claim_items: tuple[
         declared = {i.value.canonical for name in rule.facts if name in facts for i in facts[name].items}
         make = _DOC_MEMBERS[rule.claim.doc_member]
         out.append(Mutation(f"doc: {rule.claim.doc_member.value.removeprefix('a ')}", "doc", MISSING_IN_CODE,
-                            rule.doc, partial(make, rule=rule, claim_line=claim_line, declared=declared)))
+                            rule.doc, partial(make, rule=rule, claim_line=claim_line, declared=declared,
+                                              items=claim_items)))
     return out
 
 
@@ -110,19 +112,23 @@ def _entry_mutations(rule: Rule, config: Config, facts: dict[str, Fact],
     return out
 
 
-def _new_row(text: str, rule: Rule, claim_line: int | None, declared: set[str]) -> Edit:
+def _new_row(text: str, rule: Rule, claim_line: int | None, declared: set[str], items: tuple[Item, ...]) -> Edit:
     return doc.add_row(text, rule, claim_line)
 
 
-def _new_bullet(text: str, rule: Rule, claim_line: int | None, declared: set[str]) -> Edit:
+def _new_bullet(text: str, rule: Rule, claim_line: int | None, declared: set[str], items: tuple[Item, ...]) -> Edit:
     return doc.add_bullet(text, rule)
 
 
-def _new_code_span(text: str, rule: Rule, claim_line: int | None, declared: set[str]) -> Edit:
+def _new_code_span(text: str, rule: Rule, claim_line: int | None, declared: set[str], items: tuple[Item, ...]) -> Edit:
     return doc.add_code_span(text, rule, declared)
 
 
-def _no_member(text: str, rule: Rule, claim_line: int | None, declared: set[str]) -> Edit:
+def _copied(text: str, rule: Rule, claim_line: int | None, declared: set[str], items: tuple[Item, ...]) -> Edit:
+    return copy_member(text, rule, items, declared)
+
+
+def _no_member(text: str, rule: Rule, claim_line: int | None, declared: set[str], items: tuple[Item, ...]) -> Edit:
     raise NotApplicable(f"a `{rule.claim.key}` rule checks code-to-doc only")
 
 
@@ -130,6 +136,8 @@ _DOC_MEMBERS: dict[DocMember, Callable[..., Edit]] = {
     DocMember.ROW: _new_row,
     DocMember.BULLET: _new_bullet,
     DocMember.CODE_SPAN: _new_code_span,
+    DocMember.HEADING: _copied,
+    DocMember.MATCH: _copied,
     DocMember.NONE: _no_member,
 }
 """How the selftest writes each kind of new document member a claim form declares."""

@@ -14,6 +14,8 @@ and one reader in ``driftguard.documents.claims``.
 from __future__ import annotations
 
 from driftguard.config.forms.base import ANY_DIRECTION, DocMember, Form, Judging
+from driftguard.config.forms.blocks import BlockClaim
+from driftguard.config.forms.matches import HeadingsClaim, ItemsClaim, TextClaim
 from driftguard.config.forms.names import LinksClaim, ReferencesClaim
 from driftguard.config.forms.prose import MentionsClaim, PhraseClaim, SectionClaim
 from driftguard.config.forms.tables import TableClaim
@@ -27,6 +29,10 @@ CLAIM_KEYS: dict[str, type[Form]] = {
     "mentions": MentionsClaim,
     "references": ReferencesClaim,
     "links": LinksClaim,
+    "text": TextClaim,
+    "headings": HeadingsClaim,
+    "items": ItemsClaim,
+    "block": BlockClaim,
 }
 """The registry of claim forms, by the config key that names each."""
 
@@ -34,6 +40,7 @@ CLAIM_OPTIONS: frozenset[str] = frozenset().union(*(form.options for form in CLA
 """Every key some claim form reads from a rule."""
 
 __all__ = [
-    "ANY_DIRECTION", "CLAIM_KEYS", "CLAIM_OPTIONS", "ClaimForm", "DocMember", "Form", "Judging", "LinksClaim",
-    "MentionsClaim", "PhraseClaim", "ReferencesClaim", "SectionClaim", "TableClaim",
+    "ANY_DIRECTION", "BlockClaim", "CLAIM_KEYS", "CLAIM_OPTIONS", "ClaimForm", "DocMember", "Form", "HeadingsClaim",
+    "ItemsClaim", "Judging", "LinksClaim", "MentionsClaim", "PhraseClaim", "ReferencesClaim", "SectionClaim",
+    "TableClaim", "TextClaim",
 ]

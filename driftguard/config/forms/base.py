@@ -26,6 +26,8 @@ class DocMember(Enum):
     ROW = "a new table row"
     BULLET = "a new bullet item"
     CODE_SPAN = "a new code span"
+    HEADING = "a new heading"
+    MATCH = "a new member on a copied line"
     NONE = "nothing: the form checks code-to-doc only"
 
 
@@ -63,6 +65,16 @@ class Form:
         """The form judging a map fact (entries keyed by name): a table reads each row's
         key cell and value cell; any other form compares the map's keys as a set."""
         return self
+
+    def for_set(self) -> Form:
+        """The form judging a set fact: a form that reads one value reads a list of them
+        (a code span ``['.mjs', '.js']``) where it can; any other is returned as it is."""
+        return self
+
+    @property
+    def within(self) -> tuple[str, str] | None:
+        """``("item", LABEL)`` or ``("row", LABEL)``: the one bullet or table row read."""
+        return None
 
     @property
     def entries(self) -> bool:
@@ -116,6 +128,24 @@ class Form:
     def describe(self) -> str:
         """How a message names where the document states the claim."""
         raise NotImplementedError
+
+
+WITHIN = ("item", "row")
+
+
+def within_of(r: Reader, body: Any, key: str) -> tuple[str, str] | None:
+    """``within: {item: LABEL}`` or ``within: {row: LABEL}``, or None."""
+    if "within" not in body:
+        return None
+    spec = r.mapping(body["within"], f"{key}.within", optional=set(WITHIN))
+    if len(spec) != 1:
+        r.fail(body, "within", f"{key}.within: expected one of `item: LABEL` or `row: LABEL`")
+    kind = next(iter(spec))
+    return kind, r.value(spec, kind, str, f"{key}.within")
+
+
+def within_config(within: tuple[str, str] | None) -> dict[str, Any]:
+    return {"within": {within[0]: within[1]}} if within else {}
 
 
 def present(**keys: Any) -> dict[str, Any]:

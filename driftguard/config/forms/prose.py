@@ -3,10 +3,10 @@ phrase around a value, and the mentions of every member."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from driftguard.config.forms.base import DocMember, Form, present
+from driftguard.config.forms.base import DocMember, Form, present, within_config, within_of
 from driftguard.config.schema import Reader
 from driftguard.model import Direction
 
@@ -52,17 +52,32 @@ class SectionClaim(Form):
 
 @dataclass(frozen=True)
 class PhraseClaim(Form):
-    """A scalar: the quantity at ``{value}`` in every sentence matching ``template``."""
+    """A scalar: the value at ``{value}`` in every sentence matching ``template`` (a
+    quantity, or a code span's text); against a set fact, the members of the list a code
+    span there holds (``['.mjs', '.js']``)."""
 
     template: str
     section: str | None = None
+    place: tuple[str, str] | None = None  # ``within:``
+    members: bool = False  # judged against a set fact: set by the loader
 
     key: ClassVar[str] = "phrase"
-    options: ClassVar[frozenset[str]] = frozenset({"phrase", "section"})
+    options: ClassVar[frozenset[str]] = frozenset({"phrase", "section", "within"})
 
     @property
     def scalar(self) -> bool:
-        return True
+        return not self.members
+
+    @property
+    def within(self) -> tuple[str, str] | None:
+        return self.place
+
+    def for_set(self) -> PhraseClaim:
+        return replace(self, members=True)
+
+    @property
+    def doc_member(self) -> DocMember:
+        return DocMember.MATCH
 
     @property
     def scope(self) -> str | None:
@@ -70,17 +85,18 @@ class PhraseClaim(Form):
 
     @property
     def rewrites_values(self) -> bool:
-        return True
+        return not self.members
 
     @classmethod
     def from_config(cls, r: Reader, body: Any, key: str) -> PhraseClaim:
         template = r.value(body, "phrase", str, key)
         if template.count("{value}") != 1:
             r.fail(body, "phrase", f"{key}.phrase: expected the template to hold `{{value}}` exactly once")
-        return cls(template=template, section=r.value(body, "section", str, key, default=None))
+        return cls(template=template, section=r.value(body, "section", str, key, default=None),
+                   place=within_of(r, body, key))
 
     def to_config(self) -> dict[str, Any]:
-        return {**present(section=self.section), "phrase": self.template}
+        return {**present(section=self.section), **within_config(self.place), "phrase": self.template}
 
     def describe(self) -> str:
         return f"the sentence '{self.template}'"

@@ -23,10 +23,12 @@ class TableClaim(Form):
     rows: tuple[tuple[str, str], ...] = ()
     section: str | None = None
     key_column: str | None = None  # ``key:``: the column a map fact's keys are read from (default: the first)
+    nth: int | None = None  # ``table: {header: NAME, nth: N}``: the Nth table so headed (1-based)
+    cells: str | None = None  # ``cells: REGEX``: group 1 of each cell is the member
     keyed: bool = False  # judged against a map fact: set by the loader, not written in the config
 
     key: ClassVar[str] = "table"
-    options: ClassVar[frozenset[str]] = frozenset({"table", "column", "rows", "section", "key"})
+    options: ClassVar[frozenset[str]] = frozenset({"table", "column", "rows", "section", "key", "cells"})
 
     @property
     def scalar(self) -> bool:
@@ -72,7 +74,7 @@ class TableClaim(Form):
 
     @property
     def doc_member(self) -> DocMember:
-        return DocMember.ROW
+        return DocMember.MATCH if self.cells else DocMember.ROW
 
     @classmethod
     def from_config(cls, r: Reader, body: Any, key: str) -> TableClaim:
@@ -80,13 +82,29 @@ class TableClaim(Form):
         key_column = r.value(body, "key", str, key, default=None)
         if rows and key_column:
             r.fail(body, "key", f"{key}.key: a `rows` table names its rows by label; drop `key`")
-        return cls(table=r.value(body, "table", str, key), column=r.value(body, "column", str, key, default=None),
-                   rows=rows, section=r.value(body, "section", str, key, default=None), key_column=key_column)
+        header, nth = _table_of(r, body, key)
+        return cls(table=header, column=r.value(body, "column", str, key, default=None), rows=rows,
+                   section=r.value(body, "section", str, key, default=None), key_column=key_column, nth=nth,
+                   cells=r.regex(body, "cells", key, groups=1) if "cells" in body else None)
 
     def to_config(self) -> dict[str, Any]:
-        return present(section=self.section, table=self.table, key=self.key_column, column=self.column,
-                        rows=dict(self.rows) if self.rows else None)
+        table: Any = {"header": self.table, "nth": self.nth} if self.nth else self.table
+        return present(section=self.section, table=table, key=self.key_column, column=self.column,
+                       rows=dict(self.rows) if self.rows else None, cells=self.cells)
 
     def describe(self) -> str:
         column = f", column '{self.column}'" if self.column else ""
-        return f"the '{self.table}' table{column}"
+        nth = f" (table {self.nth} so headed)" if self.nth else ""
+        return f"the '{self.table}' table{nth}{column}"
+
+
+def _table_of(r: Reader, body: Any, key: str) -> tuple[str, int | None]:
+    """``table: NAME`` or ``table: {header: NAME, nth: N}``."""
+    if not isinstance(body["table"], dict):
+        return r.value(body, "table", str, key), None
+    where = f"{key}.table"
+    spec = r.mapping(body["table"], where, required={"header"}, optional={"nth"})
+    nth = r.value(spec, "nth", int, where, default=None)
+    if nth is not None and nth < 1:
+        r.fail(spec, "nth", f"{where}.nth: expected a position from 1 (the first table so headed), got {nth}")
+    return r.value(spec, "header", str, where), nth
