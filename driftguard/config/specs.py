@@ -19,6 +19,7 @@ from driftguard.config.forms import (
     PhraseClaim,
     ReferencesClaim,
     SectionClaim,
+    SnippetClaim,
     TableClaim,
     TextClaim,
 )
@@ -45,9 +46,9 @@ from driftguard.config.selectors import (
 )
 
 __all__ = [
-    "BlockClaim",
-    "CLAIM_KEYS", "CLAIM_OPTIONS", "Call", "Calls", "Cases", "ClaimForm", "Classes", "Constant", "Constants",
-    "Default", "DocMember", "Env", "Fields", "Flags", "Form", "HeadingsClaim", "ItemsClaim", "Judging", "LinksClaim",
-    "ListOf", "MapKeys", "MentionsClaim", "Pattern", "PhraseClaim", "Query", "ReferencesClaim", "SELECTOR_KEYS",
-    "SectionClaim", "Selector", "SelectorSpec", "StringMethod", "Symbols", "TableClaim", "TextClaim",
+    "BlockClaim", "CLAIM_KEYS", "CLAIM_OPTIONS", "Call", "Calls", "Cases", "ClaimForm", "Classes", "Constant",
+    "Constants", "Default", "DocMember", "Env", "Fields", "Flags", "Form", "HeadingsClaim", "ItemsClaim", "Judging",
+    "LinksClaim", "ListOf", "MapKeys", "MentionsClaim", "Pattern", "PhraseClaim", "Query", "ReferencesClaim",
+    "SELECTOR_KEYS", "SectionClaim", "Selector", "SelectorSpec", "SnippetClaim", "StringMethod", "Symbols",
+    "TableClaim", "TextClaim",
 ]

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from driftguard.config.loader import Config
+from driftguard.config.specs import Judging
 from driftguard.coverage.model import CoverageResult, Covered, DocumentCoverage, Span, SpanKind
 from driftguard.coverage.spans import claim_spans
 from driftguard.documents.model import Document, fold_key
@@ -35,6 +36,7 @@ class _Read(NamedTuple):
     rule: str
     item: Item
     drifted: bool
+    compared: bool  # the rule compares what it reads with facts (not a references or links rule)
 
 
 def measure_coverage(config: Config, paths: Sequence[str] = (), cache: FactCache | None = None,
@@ -94,7 +96,8 @@ def _reads(result: RuleResult) -> list[_Read]:
     if result.claim is None:
         return []
     drift = [f for f in result.findings if not f.is_error and f.doc is not None]
-    return [_Read(result.rule.id, item, any(_names(f, item) for f in drift)) for item in result.claim.items]
+    compared = result.rule.claim.judging is Judging.COMPARE
+    return [_Read(result.rule.id, item, any(_names(f, item) for f in drift), compared) for item in result.claim.items]
 
 
 def _names(finding: Finding, item: Item) -> bool:
@@ -107,7 +110,7 @@ def _names(finding: Finding, item: Item) -> bool:
 
 
 def _cover(doc: Document, reads: list[_Read]) -> DocumentCoverage:
-    spans = claim_spans(doc)
+    spans = _with_reads(doc, claim_spans(doc), reads)
     ends = [s.end for s in spans]
     rules: list[dict[str, None]] = [{} for _ in spans]
     drifted: list[dict[str, None]] = [{} for _ in spans]
@@ -119,6 +122,24 @@ def _cover(doc: Document, reads: list[_Read]) -> DocumentCoverage:
                 drifted[index][read.rule] = None
     covered = tuple(Covered(span, tuple(r), tuple(d)) for span, r, d in zip(spans, rules, drifted))
     return DocumentCoverage(doc.path, covered, doc.text)
+
+
+def _with_reads(doc: Document, spans: tuple[Span, ...], reads: list[_Read]) -> tuple[Span, ...]:
+    """``spans`` and, as spans of their own, the places rules read that no claim-shaped span
+    overlaps (a value in a code block, a heading, a bare number), so each is counted."""
+    taken = sorted(spans)
+    ends = [s.end for s in taken]
+    for read in reads:
+        if not read.compared or read.item.span is None or read.item.span[0] >= read.item.span[1]:
+            continue
+        start, end = read.item.span
+        index = bisect_right(ends, start)
+        if index < len(taken) and taken[index].start < end:
+            continue
+        text = " ".join(doc.text[start:end].split())
+        taken.insert(index, Span(start, end, doc.line_of(start), SpanKind.READ, text))
+        ends.insert(index, end)
+    return tuple(taken)
 
 
 def _touched(item: Item, spans: tuple[Span, ...], ends: list[int],

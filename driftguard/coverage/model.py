@@ -10,6 +10,7 @@ class SpanKind(str, Enum):
     CODE = "code"  # a code span outside fenced and indented code
     QUANTITY = "quantity"  # a duration, a byte size or a percent
     LABEL = "label"  # a table's first-column cell that holds no code span
+    READ = "read"  # a value a rule reads where no other shape is: a code block's value, a heading, a bare number
 
 
 class State(str, Enum):

@@ -22,6 +22,7 @@ from driftguard.config.specs import (
     MentionsClaim,
     PhraseClaim,
     SectionClaim,
+    SnippetClaim,
     TableClaim,
     TextClaim,
 )
@@ -29,6 +30,7 @@ from driftguard.documents.blocks import block_claim
 from driftguard.documents.matches import headings_claim, items_claim, list_items, text_claim
 from driftguard.documents.model import Cell, Document, Row, Sentence, Table, fold_key
 from driftguard.documents.scope import Scope, gone, line_list, not_found, scope_of, within
+from driftguard.documents.snippets import snippet_claim
 from driftguard.model import AmbiguousClaim, Claim, ClaimNotFound, Item, Location, PatternError, Value
 from driftguard.quantities import QUANTITY_PATTERN, read_value
 from driftguard.user_regex import Compiled, compile_user_regex, group_each
@@ -317,4 +319,5 @@ _READERS: dict[type, Callable[[Document, Any], Claim]] = {
     HeadingsClaim: headings_claim,
     ItemsClaim: items_claim,
     BlockClaim: block_claim,
+    SnippetClaim: snippet_claim,
 }

@@ -16,9 +16,11 @@ from dataclasses import dataclass, replace
 
 from driftguard import quantities
 from driftguard.config.loader import Config, Rule
+from driftguard.config.specs import Judging
 from driftguard.fix.changes import Change, Unfixed
 from driftguard.fix.edits import EditRefused, cell_problem, value_splice
 from driftguard.fix.rows import plan_rows
+from driftguard.fix.snippets import snippet_changes
 from driftguard.judging.compare import looks_like_ratio, same_value
 from driftguard.judging.engine import Engine
 from driftguard.judging.result import Result, RuleResult
@@ -144,6 +146,8 @@ def _reason(finding: Finding) -> str:
 def _value_changes(engine: Engine, judged: RuleResult, claim: Claim,
                    findings: list[Finding]) -> tuple[list[Change], list[Unfixed]]:
     rule = judged.rule
+    if rule.claim.judging is Judging.SNIPPETS:
+        return snippet_changes(engine.workspace.read_text(rule.doc), judged, claim, findings)
     if not rule.claim.rewrites_values:
         return [], [Unfixed(f, f"not fixable: fix does not rewrite the values of a `{rule.claim.key}` claim")
                     for f in findings]

@@ -109,6 +109,8 @@ class Engine:
                 facts[name] = self._as_judged(rule, self.config.facts[name], self.fact(self.config.facts[name]))
             except DriftguardError as exc:
                 problems.append(error_finding(rule, exc, fact=name))
+        if rule.claim.judging is Judging.SNIPPETS:
+            return self._judge_snippets(rule)
         if rule.claim.judging is not Judging.COMPARE:
             return self._judge_names(rule, facts, problems)
         claim: Claim | None = None
@@ -130,6 +132,18 @@ class Engine:
         if any(f.kind is MISSING_IN_CODE for f in findings):
             findings = self._anchor(rule, facts, findings)
         return RuleResult(rule, _status(findings), tuple(findings), tuple(facts.values()), claim)
+
+    def _judge_snippets(self, rule: Rule) -> RuleResult:
+        """A ``snippet`` rule: each marked block equals the code its marker names."""
+        from driftguard.judging.snippets import judge_snippets
+
+        try:
+            claim = self.claim(rule)
+        except DriftguardError as exc:
+            findings = [error_finding(rule, exc)]
+            return RuleResult(rule, _status(findings), tuple(findings), (), None)
+        fact, findings = judge_snippets(rule, claim, self.workspace, self.facts.symbol_lines)
+        return RuleResult(rule, _status(findings), tuple(findings), (fact,), claim)
 
     def _as_judged(self, rule: Rule, spec: FactSpec, fact: Fact) -> Fact:
         """A map fact as the rule judges it: one entry for ``entry:``, its entries for a

@@ -152,6 +152,11 @@ class FactReader:
             return extract()
         return self.cache.items(module, file, ws.read_text(file), spec.selector, extract)
 
+    def symbol_lines(self, file: str, name: str) -> tuple[int, int] | None:
+        """The lines of the one declaration named ``name`` in ``file``, by its language's reader."""
+        module = reader_name(file, Symbols())
+        return load_reader(module).symbol_lines(self._tree(module, file), name, file)
+
     def _tree(self, module: str, file: str) -> object:
         """``file`` parsed by reader ``module``, once per run; the reader is imported
         here, so a cache hit never imports a parser."""

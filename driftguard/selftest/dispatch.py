@@ -41,6 +41,8 @@ def plan(rule: Rule, config: Config, facts: dict[str, Fact], claim_items: tuple[
     judging = rule.claim.judging
     if judging is Judging.LINKS:
         return _link_mutations(rule, claim_items)
+    if judging is Judging.SNIPPETS:
+        return _snippet_mutations(rule, facts, claim_items)
     if judging is Judging.REFERENCES:
         return [Mutation("doc: reference renamed", "doc", UNRESOLVED_REFERENCE, rule.doc,
                          partial(doc.rename_reference, items=claim_items))]
@@ -86,6 +88,21 @@ def _scalar_mutations(rule: Rule, config: Config, facts: dict[str, Fact],
     for item in claim_items if labelled else claim_items[:1]:
         label = f"doc: row '{item.label}' changed" if labelled else "doc: value changed"
         out.append(Mutation(label, "doc", VALUE_MISMATCH, rule.doc, partial(_change_value, item=item)))
+    return out
+
+
+def _snippet_mutations(rule: Rule, facts: dict[str, Fact], claim_items: tuple[Item, ...]) -> list[Mutation]:
+    """A line of the first snippet's code repeated, and a line of its block changed."""
+    if not claim_items:
+        return []
+    item = claim_items[0]
+    code = next((i for fact in facts.values() for i in fact.items if i.label == item.label), None)
+    out = [Mutation("doc: snippet line changed", "doc", VALUE_MISMATCH, rule.doc,
+                    partial(doc.change_block_line, item=item))]
+    if code is not None and code.location is not None and code.location.line is not None:
+        out.insert(0, Mutation(f"code: snippet source changed ({item.label})", "code", VALUE_MISMATCH,
+                               code.location.path, partial(doc.repeat_line, line=code.location.line,
+                                                           expect=item.label)))
     return out
 
 

@@ -181,6 +181,28 @@ def change_value(text: str, item: Item) -> Edit:
     return Edit(new, f"'{shown}' -> '{written}'{where}", line_number(text, start), expect)
 
 
+def change_block_line(text: str, item: Item) -> Edit:
+    """The last non-blank line of a snippet's block changed: ``_selftest`` appended."""
+    if item.span is None:
+        raise CannotApply("the claim reader recorded no span for the block")
+    start, end = item.span
+    body = text[start:end].rstrip()
+    at = start + len(body)
+    return Edit(text[:at] + "_selftest" + text[at:], f"appended _selftest to line {line_number(text, at)}",
+                line_number(text, at), (item.label,))
+
+
+def repeat_line(text: str, line: int, expect: str) -> Edit:
+    """Line ``line`` of a source written twice, as a stray edit of the code would."""
+    starts = line_starts(text)
+    if not 1 <= line <= len(starts):
+        raise CannotApply(f"no line {line}")
+    begin = starts[line - 1]
+    end = starts[line] if line < len(starts) else len(text)
+    copy = text[begin:end] if text[begin:end].endswith(("\n", "\r")) else text[begin:end] + newline_of(text)
+    return Edit(text[:begin] + copy + text[begin:], f"line {line} written twice", line, (expect,))
+
+
 # -- documents: links ---------------------------------------------------------
 
 _MARKDOWN = (".md", ".markdown", ".mdown", ".mkd", ".mkdn")

@@ -19,6 +19,9 @@ language does not support, as pre-commit's language modules do:
   parser could not read, ``(line, what)`` each (``(12, "`new(string(out))`
   does not parse")``); a fact read from elsewhere in the file is still read,
   and the engine prints these as warnings naming the file and line.
+- ``symbol_lines(tree, name, path) -> (first, last) | None``: the lines of the
+  one declaration named ``name`` (``Type.method`` for a method), for a snippet
+  a document ties to it; None when there is none or more than one.
 - ``add_member(text, spec, fact) -> Edit`` and ``change_scalar(text, spec,
   fact) -> Edit``: the selftest's mutations of a source file
   (``driftguard.sources.mutation``); ``NotApplicable`` where there are none.
@@ -52,6 +55,8 @@ class Reader(Protocol):
 
     def problems(self, tree: object, path: str) -> list[tuple[int, str]]: ...
 
+    def symbol_lines(self, tree: object, name: str, path: str) -> tuple[int, int] | None: ...
+
     def add_member(self, text: str, spec: FactSpec, fact: Fact) -> Edit: ...
 
     def change_scalar(self, text: str, spec: FactSpec, fact: Fact) -> Edit: ...
@@ -78,6 +83,10 @@ def nothing_skipped(tree: object, selector: Selector, path: str) -> list[str]:
 
 def no_problems(tree: object, path: str) -> list[tuple[int, str]]:
     return []
+
+
+def no_symbols(tree: object, name: str, path: str) -> tuple[int, int] | None:
+    return None
 
 
 def no_member(text: str, spec: FactSpec, fact: Fact) -> Edit:

@@ -18,6 +18,7 @@ from driftguard.config.forms.blocks import BlockClaim
 from driftguard.config.forms.matches import HeadingsClaim, ItemsClaim, TextClaim
 from driftguard.config.forms.names import LinksClaim, ReferencesClaim
 from driftguard.config.forms.prose import MentionsClaim, PhraseClaim, SectionClaim
+from driftguard.config.forms.snippets import SnippetClaim
 from driftguard.config.forms.tables import TableClaim
 
 ClaimForm = Form
@@ -33,6 +34,7 @@ CLAIM_KEYS: dict[str, type[Form]] = {
     "headings": HeadingsClaim,
     "items": ItemsClaim,
     "block": BlockClaim,
+    "snippet": SnippetClaim,
 }
 """The registry of claim forms, by the config key that names each."""
 
@@ -42,5 +44,5 @@ CLAIM_OPTIONS: frozenset[str] = frozenset().union(*(form.options for form in CLA
 __all__ = [
     "ANY_DIRECTION", "BlockClaim", "CLAIM_KEYS", "CLAIM_OPTIONS", "ClaimForm", "DocMember", "Form", "HeadingsClaim",
     "ItemsClaim", "Judging", "LinksClaim", "MentionsClaim", "PhraseClaim", "ReferencesClaim", "SectionClaim",
-    "TableClaim", "TextClaim",
+    "SnippetClaim", "TableClaim", "TextClaim",
 ]

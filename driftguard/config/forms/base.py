@@ -18,6 +18,7 @@ class Judging(Enum):
     COMPARE = "compare"  # the claim's items against the facts': a set, a scalar or labelled rows
     REFERENCES = "references"  # every name the document holds resolves in the code or the repository
     LINKS = "links"  # every link resolves to a file, a heading or a line
+    SNIPPETS = "snippets"  # every block a marker ties to code equals that code
 
 
 class DocMember(Enum):

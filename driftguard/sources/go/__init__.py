@@ -6,5 +6,8 @@ from driftguard.sources.base import no_problems as problems
 from driftguard.sources.go.declaration import declaration
 from driftguard.sources.go.mutate import add_member, change_scalar
 from driftguard.sources.go.reader import extract, parse, skipped
+from driftguard.sources.go.spans import symbol_lines
 
-__all__ = ["add_member", "change_scalar", "declaration", "extract", "parse", "problems", "skipped"]
+__all__ = [
+    "add_member", "change_scalar", "declaration", "extract", "parse", "problems", "skipped", "symbol_lines",
+]

@@ -87,6 +87,11 @@ class PyTree:
         marks = cast("dict[int, int]", self._marks)  # _index_positions sets it
         return self._sums[marks[id(node)]]
 
+    def line_at(self, offset: int) -> int:
+        """The 1-based line holding character ``offset``."""
+        self.offset(self.module)
+        return bisect.bisect_right(self._line_starts, offset)
+
     def end_offset(self, node: cst.FunctionDef | cst.ClassDef) -> int:
         self.offset(node)
         return self._sums[self._ends[id(node)]]

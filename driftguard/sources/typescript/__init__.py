@@ -9,5 +9,8 @@ from driftguard.sources.base import no_problems as problems
 from driftguard.sources.base import no_scalar as change_scalar
 from driftguard.sources.base import nothing_skipped as skipped
 from driftguard.sources.typescript.reader import extract, parse
+from driftguard.sources.typescript.spans import symbol_lines
 
-__all__ = ["add_member", "change_scalar", "declaration", "extract", "parse", "problems", "skipped"]
+__all__ = [
+    "add_member", "change_scalar", "declaration", "extract", "parse", "problems", "skipped", "symbol_lines",
+]
