@@ -232,16 +232,12 @@ def _phrase_claim(doc: Document, form: PhraseClaim) -> Claim:
             if form.members:
                 items += list_items(text, span, where)
             else:
-                items.append(Item(read_value(text) if not _is_code(doc, span) else Value.string(text), where, span))
+                items.append(Item(read_value(text), where, span))
     if not items:
         what = f"no sentence matches '{form.template}'" + (" with a list in a code span" if form.members else "")
         raise not_found(doc, what, scope)
     first = items[0].location
     return Claim(tuple(items), first if first is not None else Location(doc.path))
-
-
-def _is_code(doc: Document, span: tuple[int, int]) -> bool:
-    return any(c.span == span for c in doc.code_spans)
 
 
 def _code_values(doc: Document, sentence: Sentence, template: str,

@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 
 from markdown_it.token import Token
 
+from driftguard.documents.directives import blank_directives
 from driftguard.documents.front_matter import front_matter
 from driftguard.documents.inline import OffsetMap, Run, fold, push_run, walk_inline
 from driftguard.documents.links import Definitions, html_anchors, read_links
@@ -61,6 +62,7 @@ def parse_document(path: str, text: str) -> Document:
     length, builder.title = front_matter(body)
     if length:  # blanked, not cut: every line keeps its number
         body = "".join(c if c in "\r\n" else " " for c in body[:length]) + body[length:]
+    body = blank_directives(body)
     try:
         tokens = block_tokens(body, builder.env)
     except Exception as exc:  # markdown-it on hostile input: report, never crash
@@ -231,7 +233,10 @@ class _Builder:
         start = self.starts[body_first] if body_first <= body_last else self.starts[min(first + 1, end)]
         stop = self.ends[body_last] if body_first <= body_last else start
         info = tok.info.strip() if fenced else ""
-        lang = info.split(maxsplit=1)[0].strip("{}.").lower() if info else ""
+        words = info.split()
+        if len(words) > 1 and words[0].startswith("{") and words[0].endswith("}"):  # MyST: {code-block} python
+            words = words[1:]
+        lang = words[0].strip("{}.").lower() if words else ""
         return CodeBlock(lang, info, tok.content, first + 1, (self.starts[first], self.ends[end]), (start, stop),
                          closed)
 
