@@ -23,6 +23,17 @@ def slug(text: str) -> str:
     return "".join(kept).replace(" ", "-")
 
 
+def numbered(base: str, seen: dict[str, int], separator: str = "-") -> str:
+    """``base``, or when ``seen`` holds it the first free ``base-1``, ``base-2``... (as
+    github-slugger, markdown-it-anchor and Hugo count); the result is added to ``seen``."""
+    found = base
+    while found in seen:
+        seen[base] += 1
+        found = f"{base}{separator}{seen[base]}"
+    seen[found] = 0
+    return found
+
+
 class Slugger:
     """Slugs for the headings of one document, in order: a repeated slug is numbered."""
 
@@ -30,9 +41,4 @@ class Slugger:
         self._seen: dict[str, int] = {}
 
     def slug(self, text: str) -> str:
-        base = found = slug(text)
-        while found in self._seen:
-            self._seen[base] += 1
-            found = f"{base}-{self._seen[base]}"
-        self._seen[found] = 0
-        return found
+        return numbered(slug(text), self._seen)

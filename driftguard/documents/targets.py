@@ -1,6 +1,16 @@
 """What a link's destination names: relative or not, its path and fragment, and the
 root-relative path it resolves to. Plain string functions, shared by the link
-reader, the judge and the selftest; they import no markdown parser."""
+reader, the judge and the selftest; they import no markdown parser.
+
+A site generator's own cross-references are links too, with a destination
+``:role:target`` that no markdown link can have (a relative path never starts
+with ``:``): ``:doc:guide/install`` and ``:ref:label`` (Sphinx's roles, from a
+reStructuredText reader or MyST's ``{doc}`` and ``{ref}``), ``:ref:x#y`` and
+``:relref:x#y`` (Hugo's ``{{< ref "x#y" >}}`` shortcodes). Their ``target`` is
+what the role names as written (``guide/install``, without a title or ``<>``)
+and their ``span`` is that text. ``cross_references`` reads the markdown forms
+from a document's text; the site that publishes the document resolves them.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +18,17 @@ import posixpath
 import re
 from urllib.parse import unquote
 
-__all__ = ["is_relative", "resolve_path", "split_target"]
+__all__ = ["ROLES", "cross_reference", "cross_references", "is_relative", "labels", "resolve_path", "split_target"]
 
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+ROLES = ("doc", "ref", "relref")
+_ROLE = re.compile(r":(doc|ref|relref):(.*)", re.S)
+_SHORTCODE = re.compile(  # {{< ref "x" >}}, {{% relref path="x#y" lang="en" %}}
+    r"""\{\{([<%])[ \t]*(ref|relref)[ \t]+(?:path=)?(?:"([^"\n]*)"|'([^'\n]*)'|`([^`\n]*)`|([^\s"'`<>%{}]+))"""
+    r"""[^\n<>%{}]{0,200}?[ \t]*[>%]\}\}""")
+_MYST_ROLE = re.compile(r"\{(doc|ref)\}`*\Z")
+_TITLED = re.compile(r"(?s).*?<([^<>]+)>\s*\Z")
+_LABEL = re.compile(r"^[ \t]{0,3}\(([^()\s][^()\n]*)\)=[ \t]*$", re.M)
 
 
 def is_relative(destination: str) -> bool:
@@ -40,3 +58,35 @@ def resolve_path(doc_path: str, path: str) -> str | None:
     if normal == ".." or normal.startswith("../"):
         return None
     return normal
+
+
+def cross_reference(destination: str) -> tuple[str, str] | None:
+    """``(role, target)`` of a ``:role:target`` destination, None for a plain link."""
+    m = _ROLE.fullmatch(destination)
+    return (m.group(1), m.group(2)) if m else None
+
+
+def cross_references(text: str, codes: list[tuple[int, int]]) -> list[tuple[str, str, int, int]]:
+    """``(role, target, start, end)`` of each Hugo ``ref``/``relref`` shortcode in ``text``
+    and each MyST ``{doc}``/``{ref}`` role on a code span (``codes``: each span's content);
+    ``start, end`` is where ``target`` lies. Shortcodes inside a code span are left out;
+    the caller leaves out those inside code blocks."""
+    found = []
+    for m in _SHORTCODE.finditer(text):
+        group = next(i for i in range(3, 7) if m.group(i) is not None)
+        if not any(a <= m.start() < b for a, b in codes):
+            found.append((m.group(2), m.group(group), m.start(group), m.end(group)))
+    for a, b in codes:
+        role = _MYST_ROLE.search(text, max(0, a - 40), a)
+        if role is None:
+            continue
+        titled = _TITLED.match(text, a, b)
+        start = titled.start(1) if titled else a
+        end = titled.end(1) if titled else b
+        found.append((role.group(1), text[start:end], start, end))
+    return sorted(found, key=lambda f: f[2])
+
+
+def labels(text: str) -> list[tuple[str, int]]:
+    """MyST's ``(name)=`` targets on a line of their own, with their offsets."""
+    return [(m.group(1).strip(), m.start()) for m in _LABEL.finditer(text)]

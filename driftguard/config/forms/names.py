@@ -59,10 +59,17 @@ class ReferencesClaim(Form):
         return "the document's references"
 
 
+SITES = ("github", "mkdocs", "vitepress", "docusaurus", "hugo", "sphinx")
+"""The site generators ``links: {site: NAME}`` may name (``judging.sites`` implements each)."""
+
+
 @dataclass(frozen=True)
 class LinksClaim(Form):
     """A set, doc-to-code, without a fact: every relative link, reference-style link and
-    image target (file, ``#heading`` anchor, ``#L10`` line) must exist."""
+    image target (file, ``#heading`` anchor, ``#L10`` line) must exist, resolved as the
+    site that publishes the document resolves it (detected, or ``site`` when given)."""
+
+    site: str = ""  # "" detects the site from the tree
 
     facts: ClassVar[str] = "none"
     key: ClassVar[str] = "links"
@@ -74,12 +81,21 @@ class LinksClaim(Form):
 
     @classmethod
     def from_config(cls, r: Reader, body: Any, key: str) -> LinksClaim:
-        if r.value(body, "links", bool, key) is not True:
-            r.fail(body, "links", f"{key}.links: expected `links: true`")
-        return cls()
+        where = f"{key}.links"
+        raw = body["links"]
+        if raw is True:
+            return cls()
+        if not isinstance(raw, dict):
+            r.fail(body, "links", f"{where}: expected `links: true` or `links: {{site: NAME}}`")
+        spec = r.mapping(raw, where, optional={"site"})
+        site = r.value(spec, "site", str, where, default="")
+        if site and site not in SITES:
+            r.fail(spec, "site", f"{where}.site: expected one of {', '.join(SITES)}, got {site!r}"
+                   + r.suggest(site, SITES))
+        return cls(site=site)
 
     def to_config(self) -> dict[str, Any]:
-        return {"links": True}
+        return {"links": {"site": self.site} if self.site else True}
 
     def describe(self) -> str:
-        return "the document's links"
+        return "the document's links" + (f" (as {self.site} renders them)" if self.site else "")
