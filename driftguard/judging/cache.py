@@ -71,6 +71,12 @@ class FactCache:
         return self._through("problems", reader, path, text, "problems", compute, _problems_to_json,
                              _problems_from_json)
 
+    def held(self, path: str, text: str, head: str, asked: list[tuple[int, str]],
+             compute: Callable[[], list[str]]) -> list[str]:
+        """Which names of ``asked`` (line, name) the code held when document ``path`` (content
+        ``text``) had those lines last changed, as of commit ``head``."""
+        return self._through("held", CLAIMS, path, text, (head, asked), compute, list, _strings)
+
     def names(self, selector: Selector, texts: list[tuple[str, str]],
               compute: Callable[[], Sequence[Item]]) -> Sequence[Item]:
         """A whole ``symbols`` fact over many files (path, content) as one entry, so a run
@@ -228,6 +234,12 @@ class FactCache:
             except OSError:
                 pass
         return removed
+
+
+def _strings(data: object) -> list[str]:
+    if not isinstance(data, list) or not all(isinstance(x, str) for x in data):
+        raise ValueError("not a list of names")
+    return list(data)
 
 
 def _problems_to_json(found: list[tuple[int, str]]) -> object:

@@ -164,6 +164,7 @@ class Engine:
         """A ``references`` or ``links`` rule: every name or link of the document resolves."""
         findings = list(problems)
         claim: Claim | None = None
+        skipped: tuple[str, ...] = ()
         try:
             if rule.claim.judging is Judging.LINKS:
                 from driftguard.judging.links import judge_links
@@ -180,28 +181,31 @@ class Engine:
 
                 claim = read() if self.cache is None else self.cache.claim(rule.doc, text, (rule.claim, sorted(top)),
                                                                            read)
-                found = [] if problems else judge_references(
-                    rule, text, claim, list(facts.values()), self.repository(), self._outside(rule),
-                    [f for name in rule.facts for f in self.config.facts[name].files],
-                    lambda file: self._names_in(rule, file))
+                found = []
+                if not problems:
+                    from driftguard.judging import reference_context
+
+                    judged = judge_references(rule, text, claim, reference_context.symbol_index(self, rule, facts),
+                                              reference_context.context(self, rule, facts, text))
+                    found, skipped = judged.findings, tuple(judged.skipped)
             if not claim.items and rule.doc == rule.doc_pattern:
                 raise ClaimNotFound(f"the document no longer states it: it holds no {rule.claim.key} to check",
                                     Location(rule.doc))
             findings += found
         except DriftguardError as exc:
             findings.append(error_finding(rule, exc))
-        return RuleResult(rule, _status(findings), tuple(findings), tuple(facts.values()), claim)
+        return RuleResult(rule, _status(findings), tuple(findings), tuple(facts.values()), claim, skipped)
 
     def repository(self) -> Repository:
         """The repository's files and the names they hold, read once per run."""
         return self.workspace.cached("repository", "", lambda: Repository(self.workspace.root,
                                                                           self.config.max_file_size))
 
-    def _outside(self, rule: Rule) -> set[str]:
+    def outside(self, rule: Rule) -> set[str]:
         """The documents of ``rule`` (every one its ``doc:`` names) and the config."""
         return {r.doc for r in self.config.rules if r.id == rule.id} | {self.config.display_path}
 
-    def _names_in(self, rule: Rule, file: str) -> set[str]:
+    def names_in(self, rule: Rule, file: str) -> set[str]:
         names: set[str] = set()
         for name in rule.facts:
             spec = self.config.facts[name]

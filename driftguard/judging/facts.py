@@ -114,7 +114,13 @@ class FactReader:
             raise AmbiguousFact(f"a scalar fact, found in {len(holders)} files: " + ", ".join(
                 str(item.location or item) for item in items[:5]), items[1].location)
         if len(holders) > 1:
-            items = items.unique() if isinstance(items, NameItems) else tuple(unique_items(items))
+            if isinstance(items, NameItems):
+                items = items.unique()
+            elif spec.map:  # entries are one per key; two keys may share a default
+                items = tuple({item.label: item for item in reversed(items)}[label] for label in
+                              dict.fromkeys(item.label for item in items))
+            else:
+                items = tuple(unique_items(items))
         return Fact(name=spec.name, items=items, scalar=spec.scalar, location=_first_place(items, holders[0]))
 
     def _in_parallel(self, spec: FactSpec) -> dict[str, Sequence[Item]]:

@@ -30,6 +30,10 @@ DOCUMENTATION = (".md", ".markdown", ".mdown", ".mkd", ".mdx", ".rst", ".adoc", 
 """Prose files: their names never keep a reference alive."""
 
 _NAMES = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+_OWN_OUTPUT = re.compile(rb'"name":\s*"driftguard"|<meta name="generator" content="driftguard|'
+                         rb'\A\{\s*"ok":\s*(?:true|false),\s*"version":')
+"""What driftguard's own reports say near their top (SARIF, the JSON format, the coverage
+page): a name they quote never keeps a reference alive."""
 
 
 def repository_files(root: Path) -> list[str]:
@@ -57,6 +61,11 @@ def _git_files(root: Path) -> list[str] | None:
     if done.returncode != 0:
         return None
     return [p for p in done.stdout.decode("utf-8", "replace").split("\0") if p]
+
+
+def own_output(data: bytes) -> bool:
+    """Whether ``data`` is a report driftguard wrote (SARIF, JSON, the coverage page)."""
+    return bool(_OWN_OUTPUT.search(data[:4096]))
 
 
 def names_in(data: bytes) -> frozenset[str]:
@@ -111,7 +120,9 @@ class Repository:
             data = full.read_bytes()
         except OSError:
             return frozenset()
-        return frozenset() if b"\0" in data[:8192] else names_in(data)
+        if b"\0" in data[:8192] or own_output(data):
+            return frozenset()
+        return names_in(data)
 
     def names(self, outside: Iterable[str]) -> frozenset[str]:
         """The names of every file but ``outside`` (the documents a rule reads) and the

@@ -19,6 +19,7 @@ class RuleResult:
     findings: tuple[Finding, ...]
     facts: tuple[Fact, ...]
     claim: Claim | None
+    skipped: tuple[str, ...] = ()  # ``LINE: what: why`` for each thing read and deliberately not judged
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ def rule_record(rr: RuleResult) -> dict[str, Any]:
         "doc": rr.rule.doc,
         "why": rr.rule.why or None,
         "findings": [f.to_json() for f in rr.findings],
+        "skipped": list(rr.skipped),
     }
 
 

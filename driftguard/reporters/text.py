@@ -74,6 +74,11 @@ def render_report(result: Result) -> str:
             if count > REPORT_VALUES:
                 more = count - REPORT_VALUES
                 lines.append(f"        ... and {more} more (`driftguard facts {fact.name}` lists them all)")
+        if rr.skipped:
+            lines.append(f"      not judged ({len(rr.skipped)}; `references: {{strict: true}}` judges every one):")
+            lines += [f"        {rr.rule.doc}:{note}" for note in rr.skipped[:REPORT_VALUES]]
+            if len(rr.skipped) > REPORT_VALUES:
+                lines.append(f"        ... and {len(rr.skipped) - REPORT_VALUES} more")
     mismatches = result.findings
     lines.append("")
     if mismatches:

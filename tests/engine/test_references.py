@@ -52,7 +52,7 @@ rules:
   - id: references
     fact: symbols
     doc: 'docs/*.md'
-    references: true
+    references: {strict: true}
 """
 
 
@@ -116,7 +116,7 @@ def test_a_name_used_elsewhere_in_the_repository_is_not_drift(project, capsys):
 
 def test_repository_false_resolves_only_against_the_symbols(project, capsys):
     cfg = project / "driftguard.yaml"
-    cfg.write_text(CONFIG.replace("references: true", "references: {repository: false}"))
+    cfg.write_text(CONFIG.replace("references: {strict: true}", "references: {repository: false, strict: true}"))
     code, out = _check(capsys)
     assert code == 1 and "`PULSE_DATA_DIR` names nothing" in out
 
@@ -124,7 +124,7 @@ def test_repository_false_resolves_only_against_the_symbols(project, capsys):
 def test_ignore_leaves_spans_alone(project, capsys):
     (project / "deploy/pulse.service").write_text("[Service]\n")
     cfg = project / "driftguard.yaml"
-    cfg.write_text(CONFIG.replace("references: true", "references: {ignore: ['^PULSE_']}"))
+    cfg.write_text(CONFIG.replace("references: {strict: true}", "references: {ignore: ['^PULSE_'], strict: true}"))
     code, out = _check(capsys)
     assert code == 0, out
 
@@ -146,7 +146,7 @@ def test_bare_identifiers_are_checked_only_with_bare(project, capsys):
     guide = project / "docs/guide.md"
     guide.write_text(GUIDE + "\nThe `vanished_helper` is gone.\n")
     assert _check(capsys)[0] == 0
-    (project / "driftguard.yaml").write_text(CONFIG.replace("references: true", "references: {bare: true}"))
+    (project / "driftguard.yaml").write_text(CONFIG.replace("references: {strict: true}", "references: {bare: true, strict: true}"))
     code, out = _check(capsys)
     assert code == 1 and "`vanished_helper` names nothing" in out
 
@@ -192,7 +192,7 @@ def test_go_symbols_resolve_methods_and_a_renamed_method_is_reported(tmp_path, m
                          "func (s *Service) Reset() {}\n\nfunc NewService() *Service { return nil }\n",
         "docs/d.md": "# D\n\nCall `Service.Reset()` or `chat.NewService()`.\n",
         "driftguard.yaml": "version: 1\nfacts:\n  symbols: {file: 'internal/**/*.go', symbols: true}\n"
-                           "rules:\n  - {id: references, fact: symbols, doc: 'docs/*.md', references: true}\n",
+                           "rules:\n  - {id: references, fact: symbols, doc: 'docs/*.md', references: {strict: true}}\n",
     })
     monkeypatch.chdir(root)
     assert main(["check", "--no-cache"]) == 0, capsys.readouterr().out
@@ -214,7 +214,7 @@ def test_a_data_file_resolves_only_as_a_file_or_a_literal_never_by_a_field_of_th
                              'const file = "metrics.db"\n',
         "docs/a.md": "# A\n\nSamples go to `metrics.db`; audits to `bogus.db`.\n",
         "driftguard.yaml": "version: 1\nfacts:\n  code: {file: 'internal/*.go', symbols: true}\n"
-                           "rules:\n  - {id: refs, fact: code, doc: docs/a.md, references: true}\n",
+                           "rules:\n  - {id: refs, fact: code, doc: docs/a.md, references: {strict: true}}\n",
     })
     monkeypatch.chdir(root)
     assert main(["check", "--no-cache"]) == 1
