@@ -6,9 +6,13 @@ import os
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import settings
+
+if TYPE_CHECKING:
+    from driftguard.selftest import SelftestResult
 
 # In CI every property test draws the same examples each run (issue 5: derandomized in CI);
 # locally they keep exploring, so a new counterexample is found here rather than in a gate.
@@ -34,6 +38,27 @@ def copy_repository(dest: Path) -> Path:
             (dest / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, dest / rel)
     return dest
+
+
+def digest(folder: Path) -> dict[str, str]:
+    """Each file under ``folder`` (caches left out) -> the hash of its bytes: a tree to compare after a run."""
+    import hashlib
+
+    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file() and "__pycache__" not in p.parts}
+
+
+def selftest_of_copy(fixture: Path, dest: Path) -> tuple[SelftestResult, Path, dict[str, str]]:
+    """``selftest`` on a copy of the fixture tree ``fixture`` at ``dest``: its result, the copy,
+    and the copy's digest from before the run."""
+    import shutil
+
+    from driftguard.config.loader import load_config
+    from driftguard.selftest import run_selftest
+
+    shutil.copytree(fixture, dest)
+    before = digest(dest)
+    return run_selftest(load_config(dest / "driftguard.yaml")), dest, before
 
 
 def write_tree(base: Path, files: dict[str, str | bytes]) -> Path:

@@ -9,38 +9,26 @@ The reader is tested on each shape directly; the engine on the fixture tree
 from __future__ import annotations
 
 import shutil
-import textwrap
 from pathlib import Path
 
 import pytest
 
 from driftguard.config.loader import load_config
 from driftguard.config.specs import Call, Calls, Constant, MapKeys, StringMethod
-from driftguard.judging.engine import Engine
 from driftguard.judging.result import Result
 from driftguard.model import AmbiguousFact, FactNotFound, Kind, Status
 from driftguard.sources import python as reader
+from tests.engine.python_source import SourceReader, edit, run
 
 PATH = "pkg/mod.py"
 SHAPES = Path(__file__).resolve().parents[1] / "fixtures" / "python_shapes"
 
 
-def read(source: str, selector):
-    return reader.extract(reader.parse(PATH, textwrap.dedent(source)), selector, PATH)
-
-
-def values(source: str, selector) -> list:
-    return [item.value.data for item in read(source, selector)]
-
-
-def not_found(source: str, selector) -> str:
-    with pytest.raises(FactNotFound) as caught:
-        read(source, selector)
-    return caught.value.message
-
-
-def skipped(source: str, selector) -> list[str]:
-    return reader.skipped(reader.parse(PATH, textwrap.dedent(source)), selector, PATH)
+SOURCE = SourceReader(PATH)
+read = SOURCE.read
+values = SOURCE.values
+not_found = SOURCE.not_found
+skipped = SOURCE.skipped
 
 
 # -- the evaluator: os.getenv defaults and conversions --------------------------
@@ -74,7 +62,7 @@ def test_an_environment_default_is_the_value(expression: str, kind: Kind, data: 
     ('os.environ.get("X", None)', "has no default"),
     ('os.environ["X"]', "is not a constant expression"),
     ('int(os.getenv("X", "fifteen"))', "cannot be computed"),
-    ('int(os.getenv("X", "15"), 16)', "is not a constant expression"),
+    ('int(os.getenv("X", "15"), 16)', "is a call, not a constant expression"),
     ('float(os.getenv("X", "inf"))', "is not a finite number"),
     ('int(True)', "int() of a bool is not supported"),
     ('os.getenv("X", 15) or 3', "is not a constant expression"),
@@ -299,14 +287,14 @@ def test_calls_without_within_read_the_whole_file() -> None:
 def test_a_call_whose_argument_is_not_literal_is_left_out_and_said() -> None:
     assert values(OPTIONS, Calls("option", within="BuildCommand")) == ["format"]
     assert skipped(OPTIONS, Calls("option", within="BuildCommand")) == [
-        "line 15: argument 0 `PHASE` is not a literal (`object()` is not a constant expression); left out"]
+        "line 15: argument 0 `PHASE` is not a literal (`object()` is a call, not a constant expression); left out"]
     assert skipped(OPTIONS, Calls("option", within="VersionCommand")) == []
 
 
 def test_calls_with_no_literal_argument_is_fact_not_found_saying_why() -> None:
     assert not_found(OPTIONS, Calls("option", within="Broken")) == (
         "no call of option in Broken has a literal argument 0: "
-        "line 22: argument 0 `PHASE` is not a literal (`object()` is not a constant expression)")
+        "line 22: argument 0 `PHASE` is not a literal (`object()` is a call, not a constant expression)")
 
 
 @pytest.mark.parametrize(("selector", "message"), [
@@ -338,16 +326,6 @@ def shapes(tmp_path: Path) -> Path:
     root = tmp_path / "app"
     shutil.copytree(SHAPES, root)
     return root
-
-
-def run(root: Path) -> Result:
-    return Engine(load_config(root / "driftguard.yaml")).run()
-
-
-def edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text, old
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
 def findings(result: Result) -> list[tuple[str, str, str | None, int | None]]:

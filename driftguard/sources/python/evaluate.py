@@ -1,10 +1,11 @@
-"""Bindings and constant evaluation for the Python reader (libcst nodes).
+"""Constant evaluation for the Python reader (libcst nodes).
 
 ``Evaluator`` turns the expressions documentation makes claims about into
 typed values: numbers, strings, booleans, ``+ - * / // % **``, names of other
 constants, ``timedelta(...)``, the default of ``os.getenv`` / ``os.environ.get``
 (what the code uses when the variable is unset) and the conversions
-``int() float() str() bool()`` of a value. Everything else raises ``EvalError``
+``int() float() str() bool()`` of a value, and the project's own wrappers a
+fact names in ``unwrap:`` (``Seconds(30)`` is 30). Everything else raises ``EvalError``
 with the reason, so a fact is never guessed. Only ``driftguard.sources.python`` imports
 this module (it imports libcst).
 """
@@ -14,7 +15,7 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import libcst as cst
@@ -56,7 +57,8 @@ _OPERATORS: dict[type, tuple[str, Callable[[Any, Any], Any]]] = {
 }
 _BITWISE = ("<<", ">>", "|", "&", "^")
 
-_ENV_LOOKUPS = frozenset({"os.getenv", "getenv", "os.environ.get", "environ.get"})
+_ENV_LOOKUPS = frozenset({"os.getenv", "getenv", "os.environ.get", "environ.get", "os.environ.setdefault",
+                          "environ.setdefault"})
 """Environment lookups whose default argument is the value when the variable is unset."""
 
 N, D, S = Kind.NUMBER, Kind.DURATION, Kind.STRING
@@ -99,6 +101,13 @@ def dotted_name(node: cst.BaseExpression) -> str | None:
     return None
 
 
+def names_callee(names: Sequence[str], callee: str) -> bool:
+    """Whether one of ``names`` is the callee's full dotted text or, written without a
+    dot, its last part (``Seconds`` names ``units.Seconds``)."""
+    tail = callee.rsplit(".", 1)[-1]
+    return any(name == callee or "." not in name and name == tail for name in names)
+
+
 def last_name(node: cst.BaseExpression) -> str | None:
     """The last part of a callee: ``Semaphore`` for ``asyncio.Semaphore``."""
     if isinstance(node, cst.Name):
@@ -111,9 +120,10 @@ def last_name(node: cst.BaseExpression) -> str | None:
 class Evaluator:
     """Evaluates expressions of one module; names go through ``lookup``."""
 
-    def __init__(self, module: cst.Module, lookup: Lookup) -> None:
+    def __init__(self, module: cst.Module, lookup: Lookup, unwrap: tuple[str, ...] = ()) -> None:
         self.module = module
         self.lookup = lookup
+        self.unwrap = unwrap
 
     def value(self, node: cst.BaseExpression) -> Value:
         """The typed value; ``text`` is the folded source (a string keeps its
@@ -208,9 +218,12 @@ class Evaluator:
             return self._timedelta(node)
         if callee in _ENV_LOOKUPS:
             return self._eval(self._env_default(node))
-        if callee in _CONVERSIONS and len(node.args) == 1 and not node.args[0].keyword and not node.args[0].star:
+        single = len(node.args) == 1 and not node.args[0].keyword and not node.args[0].star
+        if callee in _CONVERSIONS and single:
             return self._convert(callee, node)
-        raise EvalError(f"`{self.source(node)}` is not a constant expression")
+        if single and callee is not None and names_callee(self.unwrap, callee):
+            return self._eval(node.args[0].value)
+        raise EvalError(f"`{self.source(node)}` is a call, not a constant expression")
 
     def _env_default(self, node: cst.Call) -> cst.BaseExpression:
         """The default of ``os.getenv(NAME, DEFAULT)``: the value when NAME is unset."""
@@ -263,19 +276,7 @@ def _amount(value: Value) -> int | float:
     return data if isinstance(data, int) and not isinstance(data, bool) else float(data)
 
 
-# -- bindings ---------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Binding:
-    """A name assigned at the top of a block; ``value`` is None where the
-    assignment is not plain (augmented, or an unpacking without a matching tuple)."""
-
-    name: str
-    target: cst.BaseExpression  # the assigned name, or for a call argument the argument itself
-    value: cst.BaseExpression | None
-
-
+# -- blocks -------------------------------------------------------------------
 def small_statements(statements: Sequence[cst.CSTNode]) -> Iterator[cst.BaseSmallStatement]:
     """The simple statements directly in a block (compound statements skipped)."""
     for statement in statements:
@@ -288,103 +289,15 @@ def block_statements(suite: cst.BaseSuite) -> Sequence[cst.CSTNode]:
     return suite.body if isinstance(suite, cst.IndentedBlock) else [suite]
 
 
-def bindings(statements: Sequence[cst.CSTNode]) -> list[Binding]:
-    """Every name bound by an assignment directly in ``statements``, in source
-    order; annotations without a value bind nothing."""
-    found: list[Binding] = []
-    for small in small_statements(statements):
-        if isinstance(small, cst.Assign):
-            for target in small.targets:
-                _bind(target.target, small.value, found)
-        elif isinstance(small, cst.AnnAssign) and small.value is not None:
-            _bind(small.target, small.value, found)
-        elif isinstance(small, cst.AugAssign):
-            _bind(small.target, None, found)
-    return found
-
-
-def _bind(target: cst.BaseExpression, value: cst.BaseExpression | None, out: list[Binding]) -> None:
-    if isinstance(target, cst.Name):
-        out.append(Binding(target.value, target, value))
-    elif isinstance(target, (cst.Tuple, cst.List)):
-        values: list[cst.BaseExpression | None] = [None] * len(target.elements)
-        if isinstance(value, (cst.Tuple, cst.List)) and len(value.elements) == len(values):
-            if not any(isinstance(e, cst.StarredElement) for e in value.elements):
-                values = [e.value for e in value.elements]
-        for element, element_value in zip(target.elements, values):
-            if not isinstance(element, cst.StarredElement):
-                _bind(element.value, element_value, out)
-
-
-# -- name resolution ----------------------------------------------------------
-
-
-class Resolver:
-    """Module and class scopes of one module, and memoised, cycle-safe lookups.
-
-    ``classes(name)`` finds class definitions by (dotted) name; ``line(node)``
-    gives a node's line for messages.
-    """
-
-    def __init__(
-        self,
-        module: cst.Module,
-        classes: Callable[[str], list[cst.ClassDef]],
-        line: Callable[[cst.CSTNode], int],
-    ) -> None:
-        self.module, self.classes, self.line = module, classes, line
-        self.module_bindings = bindings(module.body)
-        self._scopes: dict[int, dict[str, list[Binding]]] = {}
-        self._values: dict[int, Value] = {}
-        self._resolving: set[int] = set()
-
-    def scope(self, klass: cst.ClassDef | None) -> dict[str, list[Binding]]:
-        """Name -> bindings, of the module (``None``) or of a class body."""
-        key = id(klass)
-        if key not in self._scopes:
-            found = self.module_bindings if klass is None else class_bindings(klass)
-            table: dict[str, list[Binding]] = {}
-            for binding in found:
-                table.setdefault(binding.name, []).append(binding)
-            self._scopes[key] = table
-        return self._scopes[key]
-
-    def evaluate(self, node: cst.BaseExpression, klass: cst.ClassDef | None = None) -> Value:
-        """The value of ``node``; names resolve in ``klass``'s body, then the module."""
-        return Evaluator(self.module, lambda name: self.resolve(name, klass)).value(node)
-
-    def resolve(self, name: str, klass: cst.ClassDef | None = None) -> Value:
-        binding, owner = self._binding(name, klass)
-        key = id(binding.target)
-        if key in self._values:
-            return self._values[key]
-        if key in self._resolving:
-            raise EvalError(f"{name} is defined in terms of itself")
-        if binding.value is None:
-            raise EvalError(f"{name} (line {self.line(binding.target)}) is not a plain assignment")
-        self._resolving.add(key)
-        try:
-            value = self.evaluate(binding.value, owner)
-        finally:
-            self._resolving.discard(key)
-        self._values[key] = value
-        return value
-
-    def _binding(self, name: str, klass: cst.ClassDef | None) -> tuple[Binding, cst.ClassDef | None]:
-        if "." in name:
-            owner_name, name = name.rsplit(".", 1)
-            owners = self.classes(owner_name)
-            if len(owners) != 1:
-                raise EvalError(f"{owner_name} is not a single class of this file")
-            klass = owners[0]
-        elif klass is not None and name not in self.scope(klass):
-            klass = None
-        found = self.scope(klass).get(name, [])
-        if len(found) != 1:
-            where = "not a constant of this file" if not found else "assigned more than once"
-            raise EvalError(f"{name} is {where}")
-        return found[0], klass
-
-
-def class_bindings(klass: cst.ClassDef) -> list[Binding]:
-    return bindings(block_statements(klass.body))
+def nested_blocks(node: cst.CSTNode) -> list[Sequence[cst.CSTNode]]:
+    """The statement lists inside a compound statement (if/for/while/with/try/match)."""
+    blocks: list[Sequence[cst.CSTNode]] = []
+    body = getattr(node, "body", None)
+    if isinstance(body, cst.BaseSuite):
+        blocks.append(block_statements(body))
+    parts = [getattr(node, "orelse", None), getattr(node, "finalbody", None)]
+    parts += [*getattr(node, "handlers", ()), *getattr(node, "cases", ())]
+    for part in parts:
+        if part is not None:
+            blocks.extend(nested_blocks(part))
+    return blocks

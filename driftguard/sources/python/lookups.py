@@ -9,8 +9,9 @@ from collections.abc import Sequence
 import libcst as cst
 
 from driftguard.model import AmbiguousFact, FactNotFound, Location, Value
-from driftguard.sources.python.evaluate import Binding, EvalError, bindings, block_statements
-from driftguard.sources.python.tree import PyTree, nested_blocks
+from driftguard.sources.python.evaluate import EvalError, block_statements, nested_blocks
+from driftguard.sources.python.scopes import Binding, bindings
+from driftguard.sources.python.tree import PyTree
 
 
 def evaluate_binding(tree: PyTree, binding: Binding, klass: cst.ClassDef | None, where: str) -> Value:
