@@ -146,18 +146,18 @@ def test_facts_lists_a_map_facts_defaults_and_what_it_left_out(reach: Path,
     code, out = cli(capsys, reach, "facts", "report_defaults", "env_defaults")
     assert code == 0
     assert out.splitlines() == [
-        "report_defaults (set of 6) from scripts/adoption_report.py:",
-        '  scripts/adoption_report.py:16: licenses.sqlite  ["licenses.sqlite"]',
-        "  scripts/adoption_report.py:17: 7",
-        '  scripts/adoption_report.py:20: rcourtman/Pulse  ["rcourtman/Pulse"]',
-        "  scripts/adoption_report.py:24: false",
-        "  scripts/adoption_report.py:29: false",
-        '  scripts/adoption_report.py:33: text  ["text"]',
-        "env_defaults (set of 4) from src/httpish/_config.py:",
-        "  src/httpish/_config.py:15: ",
-        "  src/httpish/_config.py:17: ",
-        '  src/httpish/_config.py:58: warning  [os.getenv("HTTPISH_LOG_LEVEL", "warning")]',
-        '  src/httpish/_config.py:59: 3  [int(os.getenv("HTTPISH_RETRIES", 3))]',
+        "report_defaults (map of 6) from scripts/adoption_report.py:",
+        '  scripts/adoption_report.py:16: db-path = licenses.sqlite  ["licenses.sqlite"]',
+        "  scripts/adoption_report.py:17: since-days = 7",
+        '  scripts/adoption_report.py:20: github-repo = rcourtman/Pulse  ["rcourtman/Pulse"]',
+        "  scripts/adoption_report.py:24: include-mock-fleet = false",
+        "  scripts/adoption_report.py:29: quiet = false",
+        '  scripts/adoption_report.py:33: format = text  ["text"]',
+        "env_defaults (map of 4) from src/httpish/_config.py:",
+        "  src/httpish/_config.py:15: SSL_CERT_FILE = ",
+        "  src/httpish/_config.py:17: SSL_CERT_DIR = ",
+        '  src/httpish/_config.py:58: HTTPISH_LOG_LEVEL = warning  [os.getenv("HTTPISH_LOG_LEVEL", "warning")]',
+        '  src/httpish/_config.py:59: HTTPISH_RETRIES = 3  [int(os.getenv("HTTPISH_RETRIES", 3))]',
     ]
 
 
