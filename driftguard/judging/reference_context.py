@@ -27,7 +27,9 @@ def context(engine: Engine, rule: Rule, facts: dict[str, Fact], text: str) -> Co
     ws = engine.workspace
     repository = engine.repository()
     index = symbol_index(engine, rule, facts)
-    documented = ws.cached("documented", rule.id, lambda: _documented(engine, rule))
+    def documented() -> frozenset[str]:
+        return ws.cached("documented", rule.id, lambda: _documented(engine, rule))
+
     declared = ws.cached("declared", "\0".join(rule.facts), lambda: declared_heads(index.names, repository))
     history: History = ws.cached("history", "", lambda: History(engine.workspace.root))
 
@@ -35,21 +37,35 @@ def context(engine: Engine, rule: Rule, facts: dict[str, Fact], text: str) -> Co
         return _held(engine, history, rule.doc, text, asked)
 
     def removal(name: str) -> Removal | None:
-        return ws.cached("removal", name, lambda: history.removal(name))
+        head = history.head()
+        if head is None:
+            return None
+        cache = engine.cache
+        if cache is None:
+            return ws.cached("removal", name, lambda: history.removal(name))
+        return ws.cached("removal", name, lambda: cache.removal(head, name, lambda: history.removal(name)))
 
     return Context(repository, engine.outside(rule), tuple(f for n in rule.facts for f in engine.config.facts[n].files),
                    lambda file: engine.names_in(rule, file), documented, declared, held, removal)
 
 
 def _documented(engine: Engine, rule: Rule) -> frozenset[str]:
-    docs = []
+    """The names the rule's documents define, each document's through the cache."""
+    out: set[str] = set()
     for other in engine.config.rules:
-        if other.id == rule.id:
-            try:
-                docs.append(engine.document(other.doc))
-            except DriftguardError:
-                continue
-    return defined_by(docs)
+        if other.id != rule.id:
+            continue
+        path = other.doc
+        try:
+            text = engine.workspace.read_text(path)
+
+            def compute(path: str = path) -> list[str]:
+                return sorted(defined_by([engine.document(path)]))
+
+            out.update(compute() if engine.cache is None else engine.cache.documented(path, text, compute))
+        except DriftguardError:
+            continue
+    return frozenset(out)
 
 
 def _held(engine: Engine, history: History, doc: str, text: str, asked: list[tuple[int, str]]) -> set[str]:

@@ -54,7 +54,7 @@ class Context:
     outside: set[str]  # the documents the rule reads and the config: never evidence
     fact_files: tuple[str, ...]
     defined_in: Callable[[str], set[str]]  # the names a fact file defines (asked only for a file a sentence names)
-    documented: frozenset[str] = frozenset()  # names the documents define (evidence.defined_by)
+    documented: Callable[[], frozenset[str]] = frozenset  # names the documents define (evidence.defined_by)
     declared: frozenset[str] = frozenset()  # what a dotted name may start with (evidence.declared_heads)
     held: Callable[[list[tuple[int, str]]], set[str]] = lambda asked: set()  # history: names the code held
     removal: Callable[[str], Removal | None] = lambda name: None
@@ -85,7 +85,7 @@ def judge_references(rule: Rule, source: str, claim: Claim, index: Index, contex
                                    f"{_closest_path(shape.name, context.repository)}"))
             continue
         found = index.symbol(shape.name) or index.literal(shape.name)
-        if found is None and (shape.name in context.documented or text in context.documented):
+        if found is None and (shape.name in context.documented() or text in context.documented()):
             continue
         if found is None and form.repository:
             if repo_names is None:
