@@ -30,9 +30,10 @@ def _is_type_checking(node: ast.If) -> bool:
     return "TYPE_CHECKING" in ast.unparse(node.test)
 
 
-def _imports(name: str, path: Path, known: set[str]) -> set[str]:
+def _imports(name: str, path: Path, known: set[str], *, type_checking: bool = False) -> set[str]:
     """Every module of ``known`` that ``name`` imports, at any depth of the file
-    (function-local imports count); ``if TYPE_CHECKING:`` blocks are skipped."""
+    (function-local imports count); ``if TYPE_CHECKING:`` blocks are skipped
+    unless ``type_checking`` is set."""
     is_package = path.name == "__init__.py"
     found: set[str] = set()
 
@@ -44,7 +45,7 @@ def _imports(name: str, path: Path, known: set[str]) -> set[str]:
 
     def visit(node: ast.AST) -> None:
         for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.If) and _is_type_checking(child):
+            if isinstance(child, ast.If) and _is_type_checking(child) and not type_checking:
                 for other in child.orelse:
                     visit(other)
                 continue
@@ -121,6 +122,13 @@ def test_no_import_cycle_counting_function_local_imports(package: str) -> None:
     assert _cycles(graph) == []
 
 
+def test_reference_impl_has_no_cycle_even_through_type_checking_imports() -> None:
+    """The port's packages import one way: not even an annotation-only import looks back."""
+    modules = _modules("reference_impl")
+    graph = {name: _imports(name, path, set(modules), type_checking=True) for name, path in modules.items()}
+    assert _cycles(graph) == []
+
+
 def test_the_cycle_finder_sees_a_function_local_cycle(tmp_path: Path) -> None:
     a, b = tmp_path / "a.py", tmp_path / "b.py"
     a.write_text("from pkg import b\n")
@@ -131,6 +139,8 @@ def test_the_cycle_finder_sees_a_function_local_cycle(tmp_path: Path) -> None:
     b.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import a\n")
     graph["pkg.b"] = _imports("pkg.b", b, known)
     assert _cycles(graph) == []
+    graph["pkg.b"] = _imports("pkg.b", b, known, type_checking=True)
+    assert _cycles(graph) == [["pkg.a", "pkg.b"]]
 
 
 @pytest.mark.parametrize("package", PACKAGES)

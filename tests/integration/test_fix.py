@@ -364,7 +364,7 @@ def test_a_document_changed_since_planning_is_not_overwritten(repo: Callable[...
 
 def test_the_shipped_config_is_fixed_after_a_threshold_changes(tmp_path: Path) -> None:
     copy_repository(tmp_path)
-    signals = tmp_path / "reference_impl/signal_types.py"
+    signals = tmp_path / "reference_impl/ai/patrol_signals/types.py"
     before = signals.read_text(encoding="utf-8")
     assert "SIGNAL_HIGH_CPU_PERCENT = 70.0" in before
     signals.write_text(before.replace("SIGNAL_HIGH_CPU_PERCENT = 70.0", "SIGNAL_HIGH_CPU_PERCENT = 85.0"),

@@ -84,7 +84,7 @@ def test_repository_cap_is_changed_where_the_call_names_it(repository) -> None: 
                 if o.rule == "concurrency-cap" and o.mutation.startswith("code"))
     assert code.verdict is Verdict.CAUGHT
     assert "MAX_PARALLEL_TOOLS = 4" in code.what and "`5`" in code.what
-    assert code.where is not None and code.where.path == "reference_impl/loop.py"
+    assert code.where is not None and code.where.path == "reference_impl/ai/chat/agentic.py"
     assert "5" in code.finding.message
 
 

@@ -2,9 +2,9 @@
 
 ``MANIFEST.error_codes`` is what the surface tells agents it may return;
 ``HANDLERS`` maps each handler's name to it. The handlers live in
-``reference_impl.handlers`` (agent surface) and ``reference_impl.surface``
-(chat tools, with the ``Surface`` state they act on); each declares the codes
-it emits with ``@emits(...)`` (read back as ``handler.EMITS``).
+``handlers`` (agent surface) and ``surface`` (chat tools, with the
+``Surface`` state they act on); each declares the codes it emits with
+``@emits(...)`` (read back as ``handler.EMITS``).
 
 ``check_manifest(manifest, handlers)`` reports, in both directions, where the
 declarations disagree: a code a handler's body can produce (read from its
@@ -22,9 +22,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from reference_impl.errors import AgentErrorCode as A
-from reference_impl.errors import ToolErrorCode as T
-from reference_impl.handlers import (
+from reference_impl.agentcapabilities.errors import AgentErrorCode as A
+from reference_impl.agentcapabilities.handlers import (
     MAX_LIST_LIMIT,
     PLAN_TTL,
     act_on_finding,
@@ -41,7 +40,7 @@ from reference_impl.handlers import (
     refresh_action,
     run_raw_command,
 )
-from reference_impl.surface import (
+from reference_impl.agentcapabilities.surface import (
     Action,
     ActionStore,
     ErrorCode,
@@ -56,6 +55,7 @@ from reference_impl.surface import (
     tool_read,
     tool_resolve,
 )
+from reference_impl.agentcapabilities.tool_response import ToolErrorCode as T
 
 __all__ = [
     "CapabilityManifest", "HANDLERS", "MANIFEST", "check_manifest", "referenced_codes",

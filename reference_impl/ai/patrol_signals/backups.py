@@ -18,8 +18,11 @@ known guests get ``backup_stale``, when their newest ``backup_time`` is older
 than the window. ``pbs`` vmids are strings, ``pve`` and recent-task vmids
 integers; any other type fails the whole shape.
 
-Times are RFC 3339 only (``T`` and ``Z`` in upper case, an optional fraction
-after ``.`` or ``,``, or a ``±HH:MM`` offset); anything else is unreadable.
+Times are read as upstream's ``tryParseTime`` reads them with Go's
+``time.Parse``: RFC 3339 (``T`` and ``Z`` in upper case, or a ``±HH:MM``
+offset), or the date and time with no zone, joined by ``T`` or by a space,
+taken as UTC. The hour may have one digit, and an optional fraction follows
+the seconds after ``.`` or ``,``; anything else is unreadable.
 """
 
 from __future__ import annotations
@@ -27,8 +30,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta, timezone
 
-from reference_impl.signal_json import ListOf, Scalar, Struct, go_trim, unmarshal
-from reference_impl.signal_types import (
+from reference_impl.ai.patrol_signals.types import (
     DetectedSignal,
     SignalCategory,
     SignalThresholds,
@@ -36,6 +38,7 @@ from reference_impl.signal_types import (
     ToolCallRecord,
     evidence_of,
 )
+from reference_impl.ai.patrol_signals.unmarshal import ListOf, Scalar, Struct, go_trim, unmarshal
 
 S, INT = Scalar.STRING, Scalar.INT
 BACKUP_TASKS = Struct(
@@ -55,8 +58,12 @@ BACKUPS = Struct(
     }
 )
 
-_RFC3339 = re.compile(
-    r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(?:[.,]([0-9]+))?(Z|[+-][0-9]{2}:[0-9]{2})"
+# Go's layouts "2006-01-02T15:04:05Z07:00" (RFC 3339), "2006-01-02T15:04:05" and
+# "2006-01-02 15:04:05": "15" takes one or two digits, and the parser takes a
+# fraction after the seconds though no layout names one.
+_GO_TIME = re.compile(
+    r"([0-9]{4})-([0-9]{2})-([0-9]{2})([T ])([0-9]{1,2}):([0-9]{2}):([0-9]{2})(?:[.,]([0-9]+))?"
+    r"(Z|[+-][0-9]{2}:[0-9]{2})?"
 )
 
 
@@ -150,12 +157,13 @@ def _task_time(text: str) -> datetime | None:
 
 
 def parse_time(text: str) -> datetime | None:
-    """An RFC 3339 time in UTC, or None."""
-    match = _RFC3339.fullmatch(text)
-    if match is None:
-        return None
-    year, month, day, hour, minute, second = (int(group) for group in match.groups()[:6])
-    fraction, zone = match.group(7) or "0", match.group(8)
+    """The time ``text`` names, in UTC (a time without a zone is UTC), or None."""
+    match = _GO_TIME.fullmatch(text)
+    if match is None or (match.group(4) == " " and match.group(9) is not None):
+        return None  # only the RFC 3339 layout has a zone, and it needs the T
+    year, month, day = (int(group) for group in match.groups()[:3])
+    hour, minute, second = (int(group) for group in match.groups()[4:7])
+    fraction, zone = match.group(8) or "0", match.group(9) or "Z"
     try:
         offset = timedelta(0) if zone == "Z" else timedelta(hours=int(zone[1:3]), minutes=int(zone[4:6]))
         tz = timezone(-offset if zone[0] == "-" else offset)

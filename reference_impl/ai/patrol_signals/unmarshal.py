@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Union
 
-from reference_impl.gostrings import fold_name
-from reference_impl.gostrings import trim_space as go_trim
+from reference_impl.gocompat.gostrings import fold_name
+from reference_impl.gocompat.gostrings import trim_space as go_trim
 
 _INT64 = (-(2**63), 2**63 - 1)
 

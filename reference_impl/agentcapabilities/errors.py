@@ -1,10 +1,10 @@
-"""Structured error vocabulary of the Pulse agent surface and tool results.
+"""The agent surface's error codes and its error envelope (upstream's ``errors.go``).
 
-Two families of codes exist upstream: the snake case codes an agent-facing
-endpoint puts in its error envelope (``AgentErrorCode``, 47), and the upper
-snake case codes a chat tool puts in its structured tool response
-(``ToolErrorCode``, 11; see ``reference_impl.tool_response``). Agents branch
-on the code, never on the message.
+``AgentErrorCode`` holds the 47 snake case codes an agent-facing endpoint
+puts in its error envelope, in upstream's order. The upper snake case codes a
+chat tool puts in its structured tool response are ``ToolErrorCode`` in
+``reference_impl.agentcapabilities.tool_response``. Agents branch on the
+code, never on the message.
 
 The envelope is ``{"error": CODE, "message": TEXT}`` with an optional
 ``"details"`` object of string values, left out when empty. It is written as
@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from reference_impl.gojson import GoJSONError, Object, go_text, loads_pairs, marshal, marshal_string
-from reference_impl.gostrings import fold_name
+from reference_impl.gocompat.gojson import GoJSONError, Object, go_text, loads_pairs, marshal, marshal_string
+from reference_impl.gocompat.gostrings import fold_name
 
 
 class AgentErrorCode(str, Enum):
@@ -55,8 +55,10 @@ class AgentErrorCode(str, Enum):
     ACTION_EXECUTION_FORBIDDEN = "action_execution_forbidden"
     ACTION_NOT_EXECUTING = "action_not_executing"
     ACTION_DRY_RUN_ONLY = "action_dry_run_only"
+    ACTION_EXECUTION_AVAILABILITY_FAILED = "action_execution_availability_failed"
     ACTION_PLAN_DRIFT = "action_plan_drift"
     ACTION_PLAN_IDENTITY_MISMATCH = "action_plan_identity_mismatch"
+    ACTION_REFRESH_NOT_ALLOWED = "action_refresh_not_allowed"
     ACTION_EMERGENCY_STOP = "action_emergency_stop"
     RESOURCE_REMEDIATION_LOCKED = "resource_remediation_locked"
     MOCK_MODE_ENABLED = "mock_mode_enabled"
@@ -71,32 +73,9 @@ class AgentErrorCode(str, Enum):
     ACTION_DETAIL_FAILED = "action_detail_failed"
     ACTION_DETAIL_ENCODE_FAILED = "action_detail_encode_failed"
     RAW_COMMAND_RETIRED = "raw_command_retired"
-    ACTION_EXECUTION_AVAILABILITY_FAILED = "action_execution_availability_failed"
-    ACTION_REFRESH_NOT_ALLOWED = "action_refresh_not_allowed"
 
     def __str__(self) -> str:
         return self.value
-
-
-class ToolErrorCode(str, Enum):
-    """Codes a chat tool may return in its structured tool response."""
-
-    FSM_BLOCKED = "FSM_BLOCKED"
-    STRICT_RESOLUTION = "STRICT_RESOLUTION"
-    ROUTING_MISMATCH = "ROUTING_MISMATCH"
-    EXECUTION_CONTEXT_UNAVAILABLE = "EXECUTION_CONTEXT_UNAVAILABLE"
-    NOT_FOUND = "NOT_FOUND"
-    ACTION_NOT_ALLOWED = "ACTION_NOT_ALLOWED"
-    POLICY_BLOCKED = "POLICY_BLOCKED"
-    APPROVAL_REQUIRED = "APPROVAL_REQUIRED"
-    INVALID_INPUT = "INVALID_INPUT"
-    EXECUTION_FAILED = "EXECUTION_FAILED"
-    NO_AGENT = "NO_AGENT"
-
-    def __str__(self) -> str:
-        return self.value
-
-
 
 
 @dataclass(frozen=True)

@@ -3,8 +3,8 @@
 ``detect_signals`` scans the successful tool calls of a Patrol run and, with
 no model judgement, reports the problems their JSON output shows, one signal
 per (type, resource id) in call order. Which outputs are read, and how, is
-in ``signal_readers`` (dispatch on the tool and its input ``type``, pools,
-metrics), ``signal_smart``, ``signal_backups`` and ``signal_json`` (decoding
+in ``readers`` (dispatch on the tool and its input ``type``, pools,
+metrics), ``smart``, ``backups`` and ``unmarshal`` (decoding
 as Go's ``json.Unmarshal`` does). Thresholds are strict: a value equal to a
 threshold does not fire.
 
@@ -18,15 +18,8 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime, timezone
 from typing import Any
 
-from reference_impl.signal_readers import signals_in
-from reference_impl.signal_types import (
-    METRICS_TOOL,
-    SIGNAL_BACKUP_STALE_THRESHOLD,
-    SIGNAL_HIGH_CPU_PERCENT,
-    SIGNAL_HIGH_MEMORY_PERCENT,
-    SIGNAL_STORAGE_CRITICAL_PERCENT,
-    SIGNAL_STORAGE_WARNING_PERCENT,
-    STORAGE_TOOL,
+from reference_impl.ai.patrol_signals.readers import signals_in
+from reference_impl.ai.patrol_signals.types import (
     DetectedSignal,
     GuestIntelligence,
     PatrolThresholds,
@@ -38,11 +31,10 @@ from reference_impl.signal_types import (
 )
 
 __all__ = [
-    "METRICS_TOOL", "SIGNAL_BACKUP_STALE_THRESHOLD", "SIGNAL_HIGH_CPU_PERCENT",
-    "SIGNAL_HIGH_MEMORY_PERCENT", "SIGNAL_STORAGE_CRITICAL_PERCENT", "SIGNAL_STORAGE_WARNING_PERCENT",
-    "STORAGE_TOOL", "DetectedSignal", "GuestIntelligence", "PatrolThresholds", "SignalCategory",
-    "SignalThresholds", "SignalType", "ToolCallRecord", "default_signal_thresholds",
-    "detect_reachability_signals", "detect_signals", "signal_thresholds_from_patrol",
+    "default_signal_thresholds",
+    "detect_reachability_signals",
+    "detect_signals",
+    "signal_thresholds_from_patrol",
 ]
 
 REACHABILITY_EVIDENCE = "ICMP ping from host node returned no response"

@@ -14,9 +14,9 @@ from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
 
-from reference_impl.errors import AgentErrorCode as A
-from reference_impl.errors import ErrorEnvelope
-from reference_impl.surface import (
+from reference_impl.agentcapabilities.errors import AgentErrorCode as A
+from reference_impl.agentcapabilities.errors import ErrorEnvelope
+from reference_impl.agentcapabilities.surface import (
     Action,
     ErrorCode,
     ExecutionError,
@@ -321,13 +321,18 @@ def finish_action(s: Surface, req: Mapping[str, Any]) -> Result:
     A.ACTION_REFRESH_NOT_ALLOWED,
 )
 def refresh_action(s: Surface, req: Mapping[str, Any]) -> Result:
-    """Give a pending action's plan a new lease; any other status refuses."""
+    """Renew an expired or drifted plan for a new review; a current plan refuses, as upstream's does."""
     action = _load_action(s, req, A.ACTION_QUEUE_QUERY_FAILED)
     if isinstance(action, ErrorEnvelope):
         return action
-    if action.status != "pending":
-        return fail(A.ACTION_REFRESH_NOT_ALLOWED, f"only a pending action can be refreshed, not {action.status}")
+    resource = s.resources.get(action.resource_id)
+    drifted = resource is not None and resource.version != action.resource_version
+    if s.now < action.expires_at and not drifted:
+        return fail(A.ACTION_REFRESH_NOT_ALLOWED, "Only expired or drifted action plans can be refreshed")
+    if resource is not None:
+        action.resource_version = resource.version
     action.expires_at, action.version = s.now + PLAN_TTL, action.version + 1
+    action.status, action.decided_by = "pending", None
     return {"actionId": action.id, "expiresAt": action.expires_at.isoformat()}
 
 

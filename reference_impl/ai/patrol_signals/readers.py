@@ -5,16 +5,16 @@ with ``no `` or ``state provider not available`` (any case), then dispatches
 on the tool name and on the ``type`` string of the call's JSON input, as
 upstream does:
 
-- ``pulse_storage``: ``disk_health`` reads SMART health (``signal_smart``),
+- ``pulse_storage``: ``disk_health`` reads SMART health (``smart``),
   ``pools`` pool usage, ``backup_tasks`` backup tasks and ``backups`` recent
-  tasks with backup records (``signal_backups``); an absent or empty type
+  tasks with backup records (``backups``); an absent or empty type
   runs all four, each on its own;
 - ``pulse_metrics``: ``performance`` reads averages, ``disks`` the SMART
   health of physical disks; an absent or empty type runs both.
 
 Any other ``type`` (compared exactly: ``Pools`` is not ``pools``) and any
 other tool give no signal. Each reader decodes the output by itself
-(``signal_json``), so a shape one reader cannot decode costs only its signals.
+(``unmarshal``), so a shape one reader cannot decode costs only its signals.
 """
 
 from __future__ import annotations
@@ -22,10 +22,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from reference_impl.signal_backups import backup_task_signals, backups_signals
-from reference_impl.signal_json import ListOf, Scalar, Struct, go_trim, string_field, unmarshal
-from reference_impl.signal_smart import disk_health_signals, physical_disk_signals
-from reference_impl.signal_types import (
+from reference_impl.ai.patrol_signals.backups import backup_task_signals, backups_signals
+from reference_impl.ai.patrol_signals.smart import disk_health_signals, physical_disk_signals
+from reference_impl.ai.patrol_signals.types import (
     METRICS_TOOL,
     STORAGE_TOOL,
     DetectedSignal,
@@ -35,6 +34,7 @@ from reference_impl.signal_types import (
     ToolCallRecord,
     evidence_of,
 )
+from reference_impl.ai.patrol_signals.unmarshal import ListOf, Scalar, Struct, go_trim, string_field, unmarshal
 
 Reader = Callable[[ToolCallRecord, SignalThresholds, datetime], list[DetectedSignal]]
 

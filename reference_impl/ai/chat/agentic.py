@@ -18,14 +18,16 @@ phases:
    once; writes of Patrol's own state, such as the finding lifecycle writes,
    leave the state machine alone), recovery bookkeeping, then the transcript.
 
-A turn holding ``pulse_question`` is different. If no call has been admitted
-in the run yet, the look-before-asking gate refuses every question of the
-turn (one block per provider turn, at most ``MAX_LOOK_GATE_BLOCKS`` per run)
-and the other calls go through the three phases. Otherwise every call of the
-turn is still gated and loop-checked in order, every question is asked in
-turn, and every other call is answered with ``SKIPPED_TEXT``. The executor
-stands for the interface that shows a question and returns the reply; in a
-non-interactive run each question is refused instead.
+``pulse_question`` is sorted out before the phases. In a non-interactive run
+each question is answered with ``NON_INTERACTIVE_TEXT`` and the rest of the
+turn goes through the three phases; a turn that held only questions ends
+there. In an interactive run, if no call has been admitted in the run yet,
+the look-before-asking gate refuses every question of the turn (one block
+per provider turn, at most ``MAX_LOOK_GATE_BLOCKS`` per run) and the other
+calls go through the three phases. Otherwise every call of the turn is still
+gated and loop-checked in order, every question is asked in turn, and every
+other call is answered with ``SKIPPED_TEXT``; the executor stands for the
+interface that shows a question and returns the reply.
 
 When the run ends without assistant text after the latest tool result, one
 more provider call asks for a summary, and a deterministic fallback answers
@@ -36,103 +38,49 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
-from reference_impl.fsm import FSMBlockedError, SessionFSM, ToolKind
-from reference_impl.loop_phases import (
+from reference_impl.agentcapabilities.invocation import classify_tool_call
+from reference_impl.agentcapabilities.tool_response import tool_result_has_error_code
+from reference_impl.ai.chat.agentic_final import fallback_summary, final_text, has_final_text, summary_request
+from reference_impl.ai.chat.fsm import FSMBlockedError, SessionFSM, ToolKind
+from reference_impl.ai.chat.phases import (
     BUDGET_TEXT,
-    EVIDENCE_TEXT,
     LOOK_FIRST_TEXT,
-    LOOP_DETECTED_TEXT,
     MAX_IDENTICAL_CALLS,
     NON_INTERACTIVE_TEXT,
-    REPORT_BUDGET_TEXT,
     SKIPPED_TEXT,
     STRICT_RESOLUTION_CODE,
-    assistant_message,
     call_signature,
-    fallback_summary,
-    final_text,
-    has_final_text,
     is_finding_report,
     is_question,
+    is_state_only_write,
+    loop_detected_text,
     needs_serial,
-    summary_request,
+    report_budget_text,
+    verification_prompt,
+)
+from reference_impl.ai.chat.types import (
+    STOP_FINAL,
+    STOP_MAX_TURNS,
+    Executor,
+    LoopResult,
+    Provider,
+    ProviderTurn,
+    ToolCall,
+    ToolResult,
+    assistant_message,
     tool_message,
     user_message,
 )
-from reference_impl.tools import classify_tool_call, is_state_only_write
 
-__all__ = [
-    "DEFAULT_MAX_TOOL_CALLS",
-    "DEFAULT_MAX_TURNS",
-    "MAX_LOOK_GATE_BLOCKS",
-    "MAX_PARALLEL_TOOLS",
-    "AgenticLoop",
-    "LoopResult",
-    "Provider",
-    "ProviderTurn",
-    "ToolCall",
-    "ToolResult",
-]
+__all__ = ["DEFAULT_MAX_TOOL_CALLS", "DEFAULT_MAX_TURNS", "MAX_LOOK_GATE_BLOCKS", "MAX_PARALLEL_TOOLS", "AgenticLoop"]
 
 MAX_PARALLEL_TOOLS = 4
 MAX_LOOK_GATE_BLOCKS = 2
 DEFAULT_MAX_TURNS = 20
 DEFAULT_MAX_TOOL_CALLS = 64
 
-STOP_FINAL = "final"
-STOP_MAX_TURNS = "max_turns"
-
-
-@dataclass(frozen=True)
-class ToolCall:
-    """One tool call the provider asked for."""
-
-    id: str
-    name: str
-    args: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class ToolResult:
-    """The answer to the call with id ``call_id``."""
-
-    call_id: str
-    output: str
-    is_error: bool = False
-
-
-@dataclass(frozen=True)
-class ProviderTurn:
-    """What the provider said in one turn: text and the tool calls it wants."""
-
-    text: str = ""
-    tool_calls: Sequence[ToolCall] = field(default_factory=list)
-
-
-@dataclass
-class LoopResult:
-    """The outcome of a run; ``stop_reason`` is ``"final"`` or ``"max_turns"``.
-
-    ``turns`` counts the loop's provider turns; a final summary call is not
-    one of them.
-    """
-
-    final_text: str
-    messages: list[dict[str, Any]]
-    fsm: SessionFSM
-    turns: int = 0
-    stop_reason: str = STOP_FINAL
-
-
-class Provider(Protocol):
-    async def complete(self, messages: list[dict[str, Any]]) -> ProviderTurn: ...
-
-
-Executor = Callable[[ToolCall], Awaitable[ToolResult]]
 Slots = list[ToolResult | None]
 
 
@@ -186,9 +134,10 @@ class AgenticLoop:
                 continue
             try:
                 self.fsm.check_final_answer()
-            except FSMBlockedError as exc:
-                messages.append(user_message(EVIDENCE_TEXT.format(reason=exc.reason)))
+            except FSMBlockedError:
+                messages.append(user_message(verification_prompt(self.fsm.last_write_tool)))
                 continue
+            self.fsm.complete_verification()
             return await self._finish(messages, turn_no, STOP_FINAL)
         return await self._finish(messages, self.max_turns, STOP_MAX_TURNS)
 
@@ -210,19 +159,25 @@ class AgenticLoop:
         """Answer every call of one turn; results come back in the provider's order."""
         results: Slots = [None] * len(calls)
         questions = [i for i, call in enumerate(calls) if is_question(call)]
-        if questions and self.interactive and self._look_gate_closed():
+        if questions and not self.interactive:
+            self._refuse(calls, questions, results, NON_INTERACTIVE_TEXT)
+        elif questions and self._look_gate_closed():
             self._look_blocks += 1
-            for i in questions:
-                results[i] = ToolResult(calls[i].id, LOOK_FIRST_TEXT, is_error=True)
-            questions = []
-        if questions:
+            self._refuse(calls, questions, results, LOOK_FIRST_TEXT)
+        elif questions:
             await self._question_turn(calls, results)
-        else:
+        if any(result is None for result in results):
             await self._work_turn(calls, results)
         done = [r for r in results if r is not None]
         if len(done) != len(calls):  # pragma: no cover - every path above answers every call
             raise RuntimeError("a tool call was left without a result")
         return done
+
+    @staticmethod
+    def _refuse(calls: list[ToolCall], indices: list[int], results: Slots, text: str) -> None:
+        """Answer the calls at ``indices`` with ``text`` as an error, before any phase sees them."""
+        for i in indices:
+            results[i] = ToolResult(calls[i].id, text, is_error=True)
 
     def _look_gate_closed(self) -> bool:
         """Whether the gate refuses this turn's questions (judged before any call of it runs)."""
@@ -235,8 +190,6 @@ class AgenticLoop:
             refused = self._gate(call, kind) or self._repeated(call)
             if refused is None and not is_question(call):
                 refused = ToolResult(call.id, SKIPPED_TEXT, is_error=True)
-            if refused is None and not self.interactive:
-                refused = ToolResult(call.id, NON_INTERACTIVE_TEXT, is_error=True)
             if refused is not None:
                 results[i] = refused
                 continue
@@ -246,7 +199,7 @@ class AgenticLoop:
                 self.fsm.on_tool_success(kind, call.name)
 
     async def _work_turn(self, calls: list[ToolCall], results: Slots) -> None:
-        """The three phases for a turn without a question to ask."""
+        """The three phases for the calls of a turn that nothing has answered yet."""
         admitted = self._precheck(calls, results)
         batch = [calls[i] for i in admitted]
         if needs_serial(calls, report_budget=self.max_finding_reports):
@@ -287,8 +240,9 @@ class AgenticLoop:
         """Loop detection: count the call, refuse it past ``MAX_IDENTICAL_CALLS``."""
         signature = call_signature(call)
         self._seen[signature] += 1
-        if self._seen[signature] > MAX_IDENTICAL_CALLS:
-            return ToolResult(call.id, LOOP_DETECTED_TEXT, is_error=True)
+        count = self._seen[signature]
+        if count > MAX_IDENTICAL_CALLS:
+            return ToolResult(call.id, loop_detected_text(call.name, count), is_error=True)
         return None
 
     async def _invoke_concurrently(self, calls: list[ToolCall]) -> list[ToolResult]:
@@ -305,7 +259,7 @@ class AgenticLoop:
         """Phase 2 for a serial turn: one call, after the report budget is checked."""
         reports_bounded = self.max_finding_reports > 0 and is_finding_report(call)
         if reports_bounded and self._reports_accepted >= self.max_finding_reports:
-            return ToolResult(call.id, REPORT_BUDGET_TEXT, is_error=True)
+            return ToolResult(call.id, report_budget_text(self.max_finding_reports), is_error=True)
         result = await self._invoke(call)
         if reports_bounded and not result.is_error:
             self._reports_accepted += 1
@@ -316,7 +270,7 @@ class AgenticLoop:
         try:
             result = await self.execute(call)
         except Exception as exc:  # the loop must answer every call
-            return ToolResult(call.id, f"tool {call.name} failed: {exc}", is_error=True)
+            return ToolResult(call.id, f"Error: {exc}", is_error=True)
         if not isinstance(result, ToolResult):
             return ToolResult(call.id, f"tool {call.name} returned {type(result).__name__}", is_error=True)
         if result.call_id != call.id:
@@ -327,7 +281,7 @@ class AgenticLoop:
         """Phase 3: FSM transitions and recovery bookkeeping in the provider's order."""
         for call, result in ran:
             if result.is_error:
-                if STRICT_RESOLUTION_CODE in result.output:
+                if tool_result_has_error_code(result.output, STRICT_RESOLUTION_CODE):
                     self.fsm.track_pending_recovery(STRICT_RESOLUTION_CODE, call.name)
                 continue
             if not is_state_only_write(call.name):

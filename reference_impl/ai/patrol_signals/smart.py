@@ -11,8 +11,14 @@ when only reallocated sectors or UDMA CRC errors are counted.
 
 from __future__ import annotations
 
-from reference_impl.signal_json import ListOf, Scalar, Struct, go_trim, unmarshal
-from reference_impl.signal_types import DetectedSignal, SignalCategory, SignalType, ToolCallRecord, evidence_of
+from reference_impl.ai.patrol_signals.types import (
+    DetectedSignal,
+    SignalCategory,
+    SignalType,
+    ToolCallRecord,
+    evidence_of,
+)
+from reference_impl.ai.patrol_signals.unmarshal import ListOf, Scalar, Struct, go_trim, unmarshal
 
 COUNTERS = (
     # (label in the summary, key, critical when non-zero)

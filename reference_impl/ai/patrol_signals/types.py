@@ -1,6 +1,6 @@
 """The values Patrol's signals are built from: the default thresholds, the tool
 names whose output is read, the signal types, the finding categories signals
-carry, and the records passed between ``signals`` (which detects) and the
+carry, and the records passed between ``detect`` (which detects) and the
 readers of each output shape.
 """
 

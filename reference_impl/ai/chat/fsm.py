@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from enum import Enum
 
+from reference_impl.agentcapabilities.tool_call import ToolCallKind
+
 __all__ = [
     "RECOVERY_TTL",
     "FSMBlockedError",
@@ -41,23 +43,23 @@ class SessionState(str, Enum):
     VERIFYING = "VERIFYING"  # a write happened: read before writing or answering
 
 
-class ToolKind(Enum):
-    """How a tool call affects the workflow; ``str()`` gives the wire name."""
-
-    RESOLVE = "resolve"  # discovery that establishes a target (also verifies)
-    READ = "read"  # read-only inspection: logs, metrics, status, config
-    WRITE = "write"  # anything that can change state
-    USER_INPUT = "user_input"  # asks the user; never moves the workflow
-
-    def __str__(self) -> str:
-        return self.value
-
+# The chat package's name for a tool call's kind, as upstream's fsm.go aliases it.
+ToolKind = ToolCallKind
 
 RECOVERY_TTL = timedelta(minutes=10)
 
-_RESOLVE_FIRST = "BLOCKED: call pulse_query first to discover the target, then retry this action."
-_VERIFY_FIRST = "BLOCKED: call pulse_query or pulse_read next to verify your last action, then retry."
-_VERIFY_BEFORE_ANSWER = "BLOCKED: call pulse_query or pulse_read to verify your last action before answering."
+_NO_TARGET = (
+    "POLICY_BLOCKED: state-changing tools require a validated target/resource context. Establish the target "
+    "from current context or available tools, then retry only if the requested action still fits."
+)
+_UNVERIFIED_WRITE = (
+    "POLICY_BLOCKED: the previous state-changing tool call still needs current verification evidence. Gather "
+    "evidence for the changed target, then retry only if another action is still needed."
+)
+_UNVERIFIED_ANSWER = (
+    "POLICY_BLOCKED: the previous state-changing tool call needs current verification evidence before "
+    "responding about the result."
+)
 
 
 class FSMBlockedError(Exception):
@@ -144,15 +146,15 @@ class SessionFSM:
         if kind is not ToolKind.WRITE:
             return
         if self.state is SessionState.RESOLVING:
-            raise FSMBlockedError(self.state, _RESOLVE_FIRST, tool_name, kind)
+            raise FSMBlockedError(self.state, _NO_TARGET, tool_name, kind)
         if self.state is SessionState.VERIFYING:
             self.consecutive_verify_blocks += 1
-            raise FSMBlockedError(self.state, _VERIFY_FIRST, tool_name, kind)
+            raise FSMBlockedError(self.state, _UNVERIFIED_WRITE, tool_name, kind)
 
     def check_final_answer(self) -> None:
         """Raise FSMBlockedError while a write has not been followed by a read."""
         if self.state is SessionState.VERIFYING and not self.read_after_write:
-            raise FSMBlockedError(self.state, _VERIFY_BEFORE_ANSWER)
+            raise FSMBlockedError(self.state, _UNVERIFIED_ANSWER)
 
     # -- transitions ---------------------------------------------------------
 

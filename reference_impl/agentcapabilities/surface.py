@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from reference_impl.errors import AgentErrorCode as A
-from reference_impl.errors import ErrorEnvelope
-from reference_impl.errors import ToolErrorCode as T
+from reference_impl.agentcapabilities.errors import AgentErrorCode as A
+from reference_impl.agentcapabilities.errors import ErrorEnvelope
+from reference_impl.agentcapabilities.tool_response import ToolErrorCode as T
 
 ErrorCode = A | T
 Result = ErrorEnvelope | dict

@@ -1,4 +1,4 @@
-"""The structured tool response, and reading an error code out of a tool result.
+"""The structured tool response, its error codes, and reading a code out of a tool result.
 
 Upstream's ``ToolResponse`` is what a chat tool returns when its result needs
 machine-readable fields inside the plain text result: ``ok``, then ``data``,
@@ -19,14 +19,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
-from reference_impl.errors import ToolErrorCode
-from reference_impl.gojson import GoJSONError, go_text, loads_any, marshal, marshal_string
-from reference_impl.gostrings import trim_space
+from reference_impl.gocompat.gojson import GoJSONError, go_text, loads_any, marshal, marshal_string
+from reference_impl.gocompat.gostrings import trim_space
 
 __all__ = [
     "ToolError",
+    "ToolErrorCode",
     "ToolResponse",
     "new_tool_blocked_error",
     "tool_response_result",
@@ -34,6 +35,25 @@ __all__ = [
     "tool_result_has_error_code",
     "tool_result_has_verification_ok",
 ]
+
+
+class ToolErrorCode(str, Enum):
+    """Codes a chat tool may return in its structured tool response."""
+
+    FSM_BLOCKED = "FSM_BLOCKED"
+    STRICT_RESOLUTION = "STRICT_RESOLUTION"
+    ROUTING_MISMATCH = "ROUTING_MISMATCH"
+    EXECUTION_CONTEXT_UNAVAILABLE = "EXECUTION_CONTEXT_UNAVAILABLE"
+    NOT_FOUND = "NOT_FOUND"
+    ACTION_NOT_ALLOWED = "ACTION_NOT_ALLOWED"
+    POLICY_BLOCKED = "POLICY_BLOCKED"
+    APPROVAL_REQUIRED = "APPROVAL_REQUIRED"
+    INVALID_INPUT = "INVALID_INPUT"
+    EXECUTION_FAILED = "EXECUTION_FAILED"
+    NO_AGENT = "NO_AGENT"
+
+    def __str__(self) -> str:
+        return self.value
 
 
 def _object(fields: list[tuple[str, str]]) -> str:
