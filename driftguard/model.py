@@ -24,9 +24,11 @@ class Location:
     column: int | None = None
 
     def __str__(self) -> str:
+        path = self.path.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r") \
+            if "\n" in self.path or "\r" in self.path else self.path  # a file name never forges a line
         if self.line is None:
-            return self.path
-        return f"{self.path}:{self.line}"
+            return path
+        return f"{path}:{self.line}"
 
     def to_json(self) -> dict[str, object]:
         return {"path": self.path, "line": self.line}

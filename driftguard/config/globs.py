@@ -48,6 +48,17 @@ def expand(root: Path, pattern: str, tests: bool = False) -> list[str]:
     return sorted(found)
 
 
+def problem(pattern: str) -> str | None:
+    """What is wrong with ``pattern`` as a glob (a reversed range ``[z-a]``), or None."""
+    if not is_glob(pattern):
+        return None
+    try:
+        _compile(pattern.split("/"))
+    except re.error as exc:
+        return f"cannot be read: {exc.msg}"
+    return None
+
+
 def matches(pattern: str, path: str) -> bool:
     """Whether root-relative ``path`` matches ``pattern`` (a glob, or a path matched whole)."""
     if not is_glob(pattern):

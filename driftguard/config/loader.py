@@ -21,6 +21,7 @@ from driftguard.quantities import FACT_UNITS
 
 CONFIG_NAME = "driftguard.yaml"
 DEFAULT_MAX_FILE_SIZE = 4 * 1024 * 1024
+MAX_FILE_SIZE_LIMIT = 1 << 30
 RULE_ID = re.compile(r"[a-z0-9][a-z0-9-]*")
 """A rule id, matched whole (``fullmatch``): ``ttl\n`` is not one."""
 CASES = ("sensitive", "insensitive")
@@ -139,19 +140,25 @@ def _build(r: Reader, data: Any, path: Path, root: Path | None, max_size: int | 
     else:
         origin = ""
     if root is None:
-        root = (path.parent / r.value(top, "root", str, default=".")).resolve()
+        written = r.value(top, "root", str, default=".")
+        if "\0" in written:
+            r.fail(top, "root", f"root: expected a folder, got {written!r} (it holds a NUL character)")
+        root = (path.parent / written).resolve()
     size = max_size or r.value(top, "max_file_size", int, default=DEFAULT_MAX_FILE_SIZE)
-    if size <= 0:
-        r.fail(top, "max_file_size", "expected a positive number of bytes")
-    facts_map = r.mapping(top.get("facts", {}) or {}, "facts", any_keys=True)
+    if not 0 < size <= MAX_FILE_SIZE_LIMIT:
+        r.fail(top, "max_file_size", f"max_file_size: expected a number of bytes from 1 to {MAX_FILE_SIZE_LIMIT} "
+               f"(1 GiB), got {size}")
+    facts_map = r.child(top, "facts", "facts", any_keys=True) if top.get("facts") is not None else {}
     facts = {name: _fact(r, facts_map, name, root) for name in facts_map}
     rules_list = r.sequence(top, "rules")
-    rules = tuple(rule for i in range(len(rules_list)) for rule in _rule(r, rules_list, i, facts, root))
+    expanded = [_rule(r, rules_list, i, facts, root) for i in range(len(rules_list))]
+    rules = tuple(rule for entry in expanded for rule in entry)
     if not rules:
         r.fail(top, "rules",
                "rules: expected at least one rule; a config with none judges nothing and would always pass")
     seen: dict[str, int] = {}
-    for rule in {rule.line: rule for rule in rules}.values():
+    for entry in expanded:  # one entry per rule written, however many documents its glob names
+        rule = entry[0]
         if rule.id in seen:
             raise ConfigError(
                 f"rules: duplicate rule id {rule.id!r} (first at line {seen[rule.id]})",
@@ -207,11 +214,14 @@ def _files(r: Reader, body: Any, where: str, root: Path) -> tuple[str, tuple[str
     if not isinstance(body["file"], dict):
         return _expand(r, body, "file", where, root)
     at = f"{where}.file"
-    spec = r.mapping(body["file"], at, required={"include"}, optional={"exclude"})
+    spec = r.child(body, "file", at, required={"include"}, optional={"exclude"})
     written, files = _expand(r, spec, "include", at, root)
     if "exclude" not in spec:
         return written, files
     excluded = r.relpaths(spec, "exclude", at)
+    for pattern in excluded:
+        if globs.problem(pattern):
+            r.fail(spec, "exclude", f"{at}.exclude: the glob {pattern!r} {globs.problem(pattern)}")
     kept = tuple(f for f in files if not any(globs.matches(pattern, f) for pattern in excluded))
     if not kept:
         r.fail(spec, "exclude", f"{at}.exclude: leaves none of the {len(files)} files `{written}` matches")
@@ -221,6 +231,10 @@ def _files(r: Reader, body: Any, where: str, root: Path) -> tuple[str, tuple[str
 def _expand(r: Reader, body: Any, key: str, where: str, root: Path) -> tuple[str, tuple[str, ...]]:
     """The key as written and the paths it names; a glob that matches no file is an error."""
     patterns = r.relpaths(body, key, where)
+    for pattern in patterns:
+        problem = globs.problem(pattern)
+        if problem:
+            r.fail(body, key, f"{where}.{key}: the glob {pattern!r} {problem}")
     paths, empty = globs.expand_all(root, patterns)
     if empty:
         r.fail(body, key, f"{where}.{key}: the glob {empty[0]!r} matches no file under the root {root}"

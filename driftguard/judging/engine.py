@@ -102,6 +102,10 @@ class Engine:
         return ws.cached("doc", path, lambda: read_document(path, ws.read_text(path)))
 
     def judge(self, rule: Rule) -> RuleResult:
+        """``rule`` judged, once per run."""
+        return self.workspace.cached("judged", f"{rule.id}\0{rule.doc}", lambda: self._judge(rule))
+
+    def _judge(self, rule: Rule) -> RuleResult:
         facts: dict[str, Fact] = {}
         problems: list[Finding] = []
         for name in rule.facts:
@@ -191,10 +195,25 @@ class Engine:
             if not claim.items and rule.doc == rule.doc_pattern:
                 raise ClaimNotFound(f"the document no longer states it: it holds no {rule.claim.key} to check",
                                     Location(rule.doc))
+            if not claim.items and self._glob_holds_none(rule):
+                raise ClaimNotFound(f"the documents no longer state it: none of the documents `{rule.doc_pattern}` "
+                                    f"names holds {rule.claim.key} to check", Location(rule.doc))
             findings += found
         except DriftguardError as exc:
             findings.append(error_finding(rule, exc))
         return RuleResult(rule, _status(findings), tuple(findings), tuple(facts.values()), claim, skipped)
+
+    def _glob_holds_none(self, rule: Rule) -> bool:
+        """Whether ``rule`` is the first document of a glob none of whose documents holds a
+        link or reference: such a rule read nothing and is no pass (told once, on the first)."""
+        siblings = [r for r in self.config.rules if r.id == rule.id]
+        if siblings[0] is not rule:
+            return False
+        for other in siblings[1:]:
+            claim = self.judge(other).claim
+            if claim is None or claim.items:  # unread (an error of its own) or holding something
+                return False
+        return True
 
     def repository(self) -> Repository:
         """The repository's files and the names they hold, read once per run."""

@@ -138,7 +138,7 @@ def within_of(r: Reader, body: Any, key: str) -> tuple[str, str] | None:
     """``within: {item: LABEL}`` or ``within: {row: LABEL}``, or None."""
     if "within" not in body:
         return None
-    spec = r.mapping(body["within"], f"{key}.within", optional=set(WITHIN))
+    spec = r.child(body, "within", f"{key}.within", optional=set(WITHIN))
     if len(spec) != 1:
         r.fail(body, "within", f"{key}.within: expected one of `item: LABEL` or `row: LABEL`")
     kind = next(iter(spec))

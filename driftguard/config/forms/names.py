@@ -38,7 +38,7 @@ class ReferencesClaim(Form):
         if not isinstance(raw, dict):
             r.fail(body, "references", f"{where}: expected `references: true` or a mapping of bare, ignore, "
                    "repository, strict")
-        spec = r.mapping(raw, where, optional={"bare", "ignore", "repository", "strict"})
+        spec = r.child(body, "references", where, optional={"bare", "ignore", "repository", "strict"})
         ignore = r.sequence(spec, "ignore", where) if "ignore" in spec else []
         for i, pattern in enumerate(ignore):
             if not isinstance(pattern, str):

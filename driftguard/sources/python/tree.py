@@ -19,6 +19,7 @@ from typing import cast
 import libcst as cst
 
 from driftguard.model import Location, ParseError
+from driftguard.sources.python.bounds import check_bounds
 from driftguard.sources.python.evaluate import block_statements, nested_blocks
 from driftguard.sources.python.scopes import Resolver
 from driftguard.text import line_starts
@@ -30,7 +31,9 @@ except ImportError:  # pragma: no cover - a libcst without it: the public metada
 
 
 def parse(path: str, text: str) -> PyTree:
-    """Parse ``text``; a syntax error raises ``ParseError`` at its line and column."""
+    """Parse ``text``; a syntax error raises ``ParseError`` at its line and column, and so
+    does a shape the parser cannot take safely (``bounds``)."""
+    check_bounds(path, text)
     try:
         return PyTree(path, text, cst.parse_module(text))
     except cst.ParserSyntaxError as exc:
