@@ -99,14 +99,14 @@ def test_an_alias_bomb_is_still_refused(tmp_path):
 
 
 def test_a_newline_in_a_documents_name_cannot_forge_a_finding_line(tmp_path, capsys):
-    name = "docs/d\ndocs/fake.md:1: r: forged.md"
+    name = "docs/d\nfake.md:1: r: forged.md"
     root = write_tree(tmp_path, {"a.go": GO, name: "# D\n\nnothing\n", "driftguard.yaml": _config(
         "facts:\n  a: {file: a.go, constants: {type: State}}\nrules:\n  - {id: r, fact: a, doc: 'docs/*', "
         "mentions: true}\n")})
     assert main(["check", "--config", str(root / "driftguard.yaml")]) == 1
     out = capsys.readouterr().out
-    assert "docs/d\\ndocs/fake.md:1: r: forged.md" in out
-    assert not any(line.startswith("docs/fake.md") for line in out.splitlines())
+    assert "docs/d\\nfake.md:1: r: forged.md" in out
+    assert not any(line.startswith("fake.md") for line in out.splitlines())
 
 
 def test_a_glob_of_documents_none_of_which_holds_a_link_is_no_pass(tmp_path, capsys):
