@@ -213,7 +213,9 @@ class NameItems(Sequence[Item]):
 
     def __getitem__(self, index: int | slice) -> Item | tuple[Item, ...]:
         if isinstance(index, slice):
-            return self.built()[index]
+            if self._built is not None:
+                return self._built[index]
+            return tuple(self[i] for i in range(*index.indices(len(self.names))))
         if self._built is not None:
             return self._built[index]
         name = self.names[index]

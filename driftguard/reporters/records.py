@@ -6,7 +6,7 @@ from typing import Any
 
 from driftguard._version import __version__
 from driftguard.judging.result import Result, RuleResult
-from driftguard.model import Fact, Status
+from driftguard.model import Fact, NameItems, Status
 
 
 def summary(result: Result) -> dict[str, int]:
@@ -29,20 +29,32 @@ def rule_record(rr: RuleResult) -> dict[str, Any]:
     }
 
 
+NAMES_LISTED = 20
+"""Values listed of a ``symbols`` fact, which may hold hundreds of thousands of names:
+a report stays linear in its findings and claims, never in a fact's names."""
+
+
 def fact_record(fact: Fact) -> dict[str, Any]:
-    return {
+    many = isinstance(fact.items, NameItems) and len(fact.items) > NAMES_LISTED
+    listed = fact.items[:NAMES_LISTED] if many else fact.items
+    record: dict[str, Any] = {
         "name": fact.name,
         "scalar": fact.scalar,
+        "count": len(fact.items),
         "values": [
             {
                 "value": item.value.canonical,
                 "text": item.value.text,
                 "kind": item.value.kind.value,
                 "source": item.location.to_json() if item.location else None,
+                **({"key": item.label} if item.label and item.label != "literal" else {}),
             }
-            for item in fact.items
+            for item in listed
         ],
     }
+    if many:
+        record["truncated"] = True  # `driftguard facts NAME` lists them all
+    return record
 
 
 def result_record(result: Result, with_facts: bool = False) -> dict[str, Any]:
