@@ -222,3 +222,21 @@ def test_a_cached_check_of_rst_pages_imports_no_docutils(tmp_path):
     assert cold.returncode == 0 and "docutils" in cold.stdout, cold.stdout + cold.stderr
     warm = subprocess.run(args, capture_output=True, text=True, env=env, check=False, cwd=REPO)
     assert warm.returncode == 0 and warm.stdout.strip().splitlines()[-1] == "[]", warm.stdout + warm.stderr
+
+
+@pytest.mark.parametrize("text", [
+    "Title\n=====\n\na\x00b ``c``\u2028d ``e``\n",
+    "\ufeffTitle\n=====\n\n* a\t``c``\n\n=====\t===\nA\tB\n=====\t===\n``e``\tx\n=====\t===\n",
+    "Title\r\n=====\r\n\r\nsome ``c`` and\r\n``e``\r\n",
+])
+def test_nul_tabs_crlf_a_bom_and_other_line_separators_keep_spans_exact(text):
+    doc = _doc(text, "docs/odd.rst")
+    assert [(c.text, text[c.span[0]:c.span[1]]) for c in doc.code_spans] == [("c", "c"), ("e", "e")]
+    assert [h.text for h in doc.headings] == ["Title"]
+
+
+def test_a_page_nested_too_deeply_is_a_parse_error_not_a_crash():
+    from driftguard.model import ParseError
+
+    with pytest.raises(ParseError, match="nested too deeply"):
+        _doc("".join("  " * i + "- x\n\n" for i in range(400)), "docs/deep.rst")

@@ -41,7 +41,7 @@ def parse_document(path: str, text: str) -> Document:
         tree = new_document(path, _fresh_settings())
         with sphinx_names(body):
             parser.parse(body, tree)
-        return Builder(path, text, bom).document(tree)
+        return Builder(path, text, bom, text[:bom] + body).document(tree)
     except RecursionError:
         raise ParseError("the reStructuredText is nested too deeply to read", Location(path)) from None
     except Exception as exc:  # docutils on hostile input: report, never crash

@@ -65,9 +65,9 @@ class _Open:
 
 
 class Builder:
-    def __init__(self, path: str, text: str, bom: int) -> None:
+    def __init__(self, path: str, text: str, bom: int, view: str) -> None:
         self.path, self.text = path, text
-        self.src = Source(text, bom)
+        self.src = Source(text, bom, view)
         self.texts = Texts(path, self.src)
         self.headings: list[Heading] = []
         self.open: list[_Open] = []

@@ -22,8 +22,9 @@ _FAR = 40
 class Source:
     """The document's lines: ``starts[i]`` and ``ends[i]`` of line ``i`` (0-based)."""
 
-    def __init__(self, text: str, bom: int) -> None:
+    def __init__(self, text: str, bom: int, view: str | None = None) -> None:
         self.text = text
+        self.view = text if view is None else view  # the text as docutils was given it, character for character
         self.starts, self.ends = [bom], []
         for m in EOL.finditer(text):
             self.ends.append(m.start())
@@ -35,7 +36,7 @@ class Source:
         return len(self.starts)
 
     def line(self, index: int) -> str:
-        return self.text[self.starts[index]:self.ends[index]]
+        return self.view[self.starts[index]:self.ends[index]]
 
     def clamp(self, index: int) -> int:
         return min(max(index, 0), len(self.starts) - 1)
