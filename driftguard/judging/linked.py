@@ -1,4 +1,4 @@
-"""What a ``links`` rule needs of a markdown document: its links and its anchors.
+"""What a ``links`` rule needs of a document (markdown or reStructuredText): its links and its anchors.
 
 Kept apart from the parsed ``Document`` so that the fact cache can hold it as
 JSON: a run whose documents are unchanged judges their links without loading
@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 from driftguard.documents.model import Document, Link
 
-MARKDOWN = (".md", ".markdown", ".mdown", ".mkd", ".mkdn")
+MARKDOWN = (".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".rst", ".rest")
+"""The documents whose anchors a link's ``#fragment`` is checked against (the name is historical)."""
 
 
 @dataclass(frozen=True)

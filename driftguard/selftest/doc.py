@@ -8,6 +8,7 @@ matching ``code_spans`` holds a value that regex accepts and the code does not
 declare, so the rule must report it missing in code. A ``links`` rule is
 proved by renaming the heading one of its links names (``remove_heading``).
 (Files read by a ``pattern`` regex are mutated by ``driftguard.sources.text.mutate``.)
+A reStructuredText page is written in its own markup by ``selftest.doc_rst``.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from driftguard.documents.references import shape_of
 from driftguard.documents.targets import is_relative, resolve_path, split_target
 from driftguard.model import Item, Kind, Location
 from driftguard.quantities import QuantityError, format_like
+from driftguard.selftest import doc_rst
 from driftguard.sources.mutation import (
     SELFTEST,
     CannotApply,
@@ -58,6 +60,9 @@ def add_row(text: str, rule: Rule, table_line: int | None) -> Edit:
     column = table.column(name) if name else default
     if column is None:
         raise CannotApply(f"{form.describe()} has no column '{name}'")
+    if doc_rst.is_rst(rule.doc):
+        new, line = doc_rst.add_row(text, table, column, FILLER)
+        return Edit(new, f"added a row holding {doc_rst.code(SELFTEST)} to {form.describe()}", line, (SELFTEST,))
     starts = line_starts(text)
     last = text[starts[table.end_line - 1]:table.span[1]]
     prefix = last[: len(last) - len(last.lstrip(" \t>"))]
@@ -94,6 +99,10 @@ def add_code_span(text: str, rule: Rule, declared: Collection[str] = ()) -> Edit
     value, claimed = _fitting(form.span_regex, [c.text for c in doc.code_spans if section.contains(c.span[0])],
                               declared)
     nl, at = newline_of(text), section.body_start
+    if doc_rst.is_rst(rule.doc):
+        sentence = f"The selftest names {doc_rst.code(value)} here."
+        new, line = doc_rst.add_sentence(text, section, sentence)
+        return Edit(new, f"added the sentence '{sentence}' to section '{section.title}'", line, (claimed,))
     sentence = f"The selftest names `{value}` here."
     lead = nl if at and text[at - 1] not in "\r\n" else ""
     if text.startswith(nl, at):  # a blank line follows the heading: keep one on each side
@@ -139,6 +148,10 @@ def add_bullet(text: str, rule: Rule) -> Edit:
     if not items:
         raise CannotApply(f"section '{section.title}' has no bullet items to add to")
     last = items[-1]
+    if doc_rst.is_rst(rule.doc):
+        content = f"{doc_rst.code(SELFTEST)} ({FILLER})" if last.codes else SELFTEST
+        new, line = doc_rst.add_bullet(text, last, content)
+        return Edit(new, f"added the bullet '- {content}' to section '{section.title}'", line, (SELFTEST,))
     starts = line_starts(text)
     first_line = text[starts[last.line - 1]:].split("\n", 1)[0]
     marker = re.match(r"[ \t>]*[-*+][ \t]+", first_line)
@@ -175,7 +188,11 @@ def change_value(text: str, item: Item) -> Edit:
     else:
         written = text[start:end] + "_selftest"
         expect = (written,)
-    new = text[:start] + written + text[end:]
+    path = item.location.path if item.location else ""
+    if doc_rst.is_rst(path):  # a table cell that grows widens its column
+        new = doc_rst.refit(text, read_document(path, text), item.span, written)
+    else:
+        new = text[:start] + written + text[end:]
     where = f" (row '{item.label}')" if item.label else ""
     shown = " ".join(text[start:end].split())
     return Edit(new, f"'{shown}' -> '{written}'{where}", line_number(text, start), expect)
@@ -205,7 +222,7 @@ def repeat_line(text: str, line: int, expect: str) -> Edit:
 
 # -- documents: links ---------------------------------------------------------
 
-_MARKDOWN = (".md", ".markdown", ".mdown", ".mkd", ".mkdn")
+_MARKDOWN = (".md", ".markdown", ".mdown", ".mkd", ".mkdn", *doc_rst.RST)  # pages with heading anchors
 _LINE_FRAGMENT = re.compile(r"L\d+(?:C\d+)?(?:-L\d+(?:C\d+)?)?")
 _MAX_RENAMES = 20  # a heading repeated more often than this is not worth a selftest
 
@@ -272,7 +289,7 @@ def _renamed(text: str, path: str, fragment: str) -> str | None:
             return text
         if anchor.heading is None:
             return None
-        text = _append(text, anchor.heading)
+        text = doc_rst.renamed(text, anchor.heading) if doc_rst.is_rst(path) else _append(text, anchor.heading)
     return None
 
 
