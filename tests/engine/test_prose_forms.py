@@ -316,3 +316,100 @@ def test_fix_rewrites_a_stale_string_and_a_yaml_value(tmp_path, capsys):
     root = _tree(tmp_path, doc)
     assert main(["fix", "--config", str(root / "driftguard.yaml")]) == 0, capsys.readouterr()
     assert (root / "docs/configuration.md").read_text() == DOC
+
+
+RST = """\
+Configuration
+=============
+
+Global
+------
+
+.. code-block:: yaml
+
+   global:
+     scrape_interval: 1m
+     evaluation_interval: 1m
+
+Options
+-------
+
+.. confval:: server.port
+
+   The port. Default: ``5173``.
+
+.. confval:: server.host
+
+   The host.
+
+.. confval:: server.strictPort
+
+   Exit when taken.
+
+Limits
+------
+
+- ``max_connections``: connections at once (Default 100)
+- ``max_keepalive_connections``: idle ones kept (Default 20)
+
+Start it:
+
+.. code-block:: console
+
+   $ prometheus --storage.tsdb.path=data/ --web.listen-address=:9090
+"""
+
+RST_CONFIG = """\
+version: 1
+facts:
+  scrape: {file: config.go, constant: DefaultScrapeInterval}
+  maxconn: {file: config.go, constant: MaxConnections}
+  port: {file: config.go, constant: DevPort}
+  options: {file: config.go, map_keys: ServerOptions}
+  global_keys: {file: config.go, map_keys: GlobalKeys}
+  cli_flags: {file: config.go, map_keys: CLIFlags}
+  limits: {file: config.go, map_keys: Limits}
+rules:
+  - {id: interval, fact: scrape, doc: docs/configuration.rst, block: {lang: yaml, path: global.scrape_interval}}
+  - {id: keys, fact: global_keys, doc: docs/configuration.rst, block: {lang: yaml, keys: global}}
+  - {id: options, fact: options, doc: docs/configuration.rst, section: Options, headings: true}
+  - {id: port, fact: port, doc: docs/configuration.rst, section: server.port, phrase: 'Default: {value}'}
+  - {id: maxconn, fact: maxconn, doc: docs/configuration.rst, within: {item: '`max_connections`'},
+     text: '\\(Default (\\d+)\\)', scalar: true}
+  - {id: limits, fact: limits, doc: docs/configuration.rst, section: Limits, items: true}
+  - {id: flags, fact: cli_flags, doc: docs/configuration.rst, block: {lang: sh, flags: true}, direction: doc-to-code}
+"""
+
+
+def _rst(tmp_path: Path, doc: str = RST) -> Path:
+    return write_tree(tmp_path, {"config.go": GO, "docs/configuration.rst": doc, "driftguard.yaml": RST_CONFIG})
+
+
+def test_the_forms_read_a_restructuredtext_page_as_they_read_markdown(tmp_path, capsys):
+    code, out = _check(_rst(tmp_path), capsys)
+    assert code == 0, out
+
+
+@pytest.mark.parametrize(("old", "new", "expected"), [
+    ("     scrape_interval: 1m", "     scrape_interval: 3m", "interval: 'global.scrape_interval' in the yaml blocks "
+                                                            "says '3m'"),
+    (".. confval:: server.host", ".. confval:: server.hostname", "options: `server.hostname` is stated"),
+    ("Default: ``5173``", "Default: ``5174``", "port: the sentence 'Default: {value}' says '5174'"),
+    ("(Default 100)", "(Default 99)", "maxconn: the text matching"),
+    ("``max_keepalive_connections``", "``max_idle``", "limits: `max_idle` is stated"),
+    ("--web.listen-address", "--web.listen", "flags: `web.listen` is stated"),
+])
+def test_each_form_fails_on_a_restructuredtext_page_at_the_values_line(tmp_path, capsys, old, new, expected):
+    line = RST[:RST.index(old)].count("\n") + 1
+    code, out = _check(_rst(tmp_path, RST.replace(old, new)), capsys)
+    assert code == 1, out
+    assert f"docs/configuration.rst:{line}: {expected}" in out, out
+
+
+def test_selftest_and_fix_work_on_the_restructuredtext_page(tmp_path, capsys):
+    root = _rst(tmp_path)
+    assert main(["selftest", "--config", str(root / "driftguard.yaml")]) == 0, capsys.readouterr().out
+    capsys.readouterr()
+    (root / "docs/configuration.rst").write_text(RST.replace("Default: ``5173``", "Default: ``5000``"))
+    assert main(["fix", "--config", str(root / "driftguard.yaml")]) == 0, capsys.readouterr()
+    assert (root / "docs/configuration.rst").read_text() == RST
