@@ -50,6 +50,20 @@ def test_selftest_proves_every_rule_can_fail(example, capsys):
     ("internal/workflow/state.go", 'return "waiting"', 'return "blocked"', "`blocked` is declared in code"),
     ("internal/cache/config.go", "0.9", "0.8", "docs/architecture.md:15: eviction:"),
     ("internal/cache/config.go", "4 << 20", "8 << 20", "docs/architecture.md:15: max-entry:"),
+    ("pylib/src/fetchlib/_config.py", "DEFAULT_MAX_REDIRECTS = 20", "DEFAULT_MAX_REDIRECTS = 30",
+     "pylib/docs/clients.md:8: pylib-redirects:"),
+    ("pylib/src/fetchlib/_config.py", "Timeout(timeout=5.0)", "Timeout(timeout=10.0)",
+     "pylib/docs/clients.md:12: pylib-timeout:"),
+    ("pylib/src/fetchlib/_config.py", "max_keepalive_connections=20)\n", "max_keepalive_connections=10)\n",
+     "pylib/docs/clients.md:18: pylib-max-keepalive:"),
+    ("pylib/src/fetchlib/_config.py", '"SSL_CERT_DIR"', '"SSL_CERT_PATH"', "`SSL_CERT_PATH` is declared in code"),
+    ("pylib/src/fetchlib/_config.py", '"warning"', '"error"', "pylib/docs/environment.md:7: pylib-log-level:"),
+    ("pylib/src/fetchlib/_exceptions.py", "class DecodingError(RequestError)", "class DecodeError(RequestError)",
+     "`DecodeError` is declared in code"),
+    ("pylib/src/fetchlib/_client.py", "trust_env: bool = True", "trust_env: bool = False",
+     "pylib/docs/settings.rst:14: pylib-trust-env:"),
+    ("pylib/docs/settings.rst", "Default: ``False``.\n\n.. confval:: max_redirects", "Default: ``True``.\n\n"
+     ".. confval:: max_redirects", "pylib/docs/settings.rst:6: pylib-follow-redirects:"),
 ])
 def test_each_drift_is_reported_at_its_line(example, capsys, file, old, new, expected):
     _edit(example / file, old, new)
