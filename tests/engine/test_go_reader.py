@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from driftguard.config.specs import Call, Constant, Constants, MapKeys, Pattern, Selector, StringMethod
-from driftguard.model import AmbiguousFact, FactNotFound, Kind, ParseError, Value
+from driftguard.model import AmbiguousFact, ConfigError, FactNotFound, Kind, ParseError, Value
 from driftguard.sources import go, load_reader, reader_name
 from reference_impl.errors import AgentErrorCode, ToolErrorCode
 
@@ -232,13 +232,18 @@ func run() {
     (Call("make", arg=1, within="walk"), "function or method walk"),
     (Call("make", arg=1, within="run", where=((0, "chan bool"),)), "call of make within run"),
     (Call("close", within="run"), "call of close"),
-    (Pattern(regex="(x)"), "Pattern"),
 ])
 def test_fact_not_found_says_what_was_looked_for(selector: Selector, words: str) -> None:
     with pytest.raises(FactNotFound) as err:
         inline(SMALL, selector)
     assert words in err.value.message
     assert err.value.location is not None and err.value.location.path == "x.go"
+
+
+def test_a_selector_the_go_reader_lacks_is_a_config_error_naming_what_it_reads() -> None:
+    with pytest.raises(ConfigError) as err:
+        inline(SMALL, Pattern(regex="(x)"))
+    assert "the Go reader does not read `pattern`" in err.value.message and "`flags`" in err.value.message
 
 
 def test_small_source_reads() -> None:
