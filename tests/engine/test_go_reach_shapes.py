@@ -13,6 +13,7 @@ from driftguard.config.specs import (
     Constant,
     Constants,
     Fields,
+    Flags,
     ListOf,
     MapKeys,
     Selector,
@@ -20,7 +21,7 @@ from driftguard.config.specs import (
 )
 from driftguard.model import AmbiguousFact, ConfigError, FactNotFound, Kind, ParseError
 from driftguard.sources import go as reader
-from tests.go_reading import PATH, fixture, line_of, parse, read, skipped, values
+from tests.go_reading import PATH, entries, fixture, line_of, parse, read, skipped, values
 
 API = fixture("web/api/api.go", """
     type Edge struct {
@@ -267,6 +268,26 @@ def test_a_conversion_named_in_unwrap_is_read_through_everywhere() -> None:
     [item] = read(SERVER, Constant("DefaultGlobalConfig", keys=("Timeouts", 0), unwrap=("Duration",)))
     assert item.value.data == 10.0
     assert values(SERVER, Constants(name="^Default", unwrap=("model.Duration",))) == [30.0]
+
+
+def test_unwrap_reads_through_flag_defaults_list_elements_and_case_labels_too() -> None:
+    source = SERVER + """
+func register(fs *flag.FlagSet, d model.Duration) {
+\tfs.Var(&d, "unused", "x")
+\tfs.Duration("grace", model.Duration(5*time.Second), "grace period")
+\twaits := []model.Duration{model.Duration(time.Second)}
+\tswitch d {
+\tcase model.Duration(time.Minute):
+\t}
+\t_ = waits
+}
+"""
+    source = source.replace('import (', 'import (\n\t"flag"')
+    unwrap = ("model.Duration",)
+    assert entries(source, Flags(defaults=True, unwrap=unwrap))["grace"] == (Kind.DURATION, 5.0)
+    assert values(source, ListOf("waits", unwrap=unwrap)) == [1.0]
+    assert values(source, Cases("register", unwrap=unwrap)) == [60.0]
+    assert skipped(source, ListOf("waits"))[0].endswith("is a call, not a constant expression); left out")
 
 
 def test_an_unwrap_name_for_another_package_does_not_read_through() -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import shutil
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -212,15 +213,19 @@ def digest(folder: Path) -> dict[str, str]:
             for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
+Selftested = tuple[SelftestResult, Path, dict[str, str]]
+Tree = Callable[[dict[str, str | bytes]], Path]
+
+
 @pytest.fixture(scope="module")
-def selftest(tmp_path_factory: pytest.TempPathFactory) -> tuple[SelftestResult, Path, dict[str, str]]:
+def selftest(tmp_path_factory: pytest.TempPathFactory) -> Selftested:
     root = tmp_path_factory.mktemp("go-reach") / "reach"
     shutil.copytree(REACH, root)
     before = digest(root)
     return run_selftest(load_config(root / "driftguard.yaml")), root, before
 
 
-def test_selftest_catches_every_mutation_and_leaves_the_tree_untouched(selftest) -> None:  # type: ignore[no-untyped-def]
+def test_selftest_catches_every_mutation_and_leaves_the_tree_untouched(selftest: Selftested) -> None:
     outcome, root, before = selftest
     verdicts = {(o.rule, o.mutation): o.verdict for o in outcome.outcomes}
     assert {rule for rule, mutation in verdicts if mutation.startswith("code")} == RULES
@@ -248,7 +253,8 @@ def test_selftest_catches_every_mutation_and_leaves_the_tree_untouched(selftest)
     ("scrape-interval", "`1` -> `2` in `model.Duration(1 * time.Minute)`", 12),
     ("port", "`8080` -> `8081`", 20),
 ])
-def test_each_new_selectors_code_mutation_is_shaped_like_its_neighbour(selftest, rule, what, line) -> None:  # type: ignore[no-untyped-def]
+def test_each_new_selectors_code_mutation_is_shaped_like_its_neighbour(selftest: Selftested, rule: str, what: str,
+                                                                        line: int) -> None:
     outcome = next(o for o in selftest[0].outcomes if o.rule == rule and o.mutation.startswith("code"))
     assert (outcome.verdict, outcome.what, outcome.where.line) == (Verdict.CAUGHT, what, line)
 
@@ -328,7 +334,7 @@ GLOB = {
 }
 
 
-def test_a_file_of_a_glob_the_grammar_cannot_fully_read_fails_no_fact_it_does_not_hold(tree) -> None:  # type: ignore[no-untyped-def]
+def test_a_file_of_a_glob_the_grammar_cannot_fully_read_fails_no_fact_it_does_not_hold(tree: Tree) -> None:
     root = tree(GLOB)
     assert reader.problems(reader.parse("d.go", (root / "internal/state/describe.go").read_text()), "d.go") == [
         (7, "`string` does not parse")]
@@ -338,7 +344,7 @@ def test_a_file_of_a_glob_the_grammar_cannot_fully_read_fails_no_fact_it_does_no
         ("calls", Status.PASS)], result.findings
 
 
-def test_a_set_the_unreadable_part_may_hold_fails_naming_the_file_and_line(tree) -> None:  # type: ignore[no-untyped-def]
+def test_a_set_the_unreadable_part_may_hold_fails_naming_the_file_and_line(tree: Tree) -> None:
     files = dict(GLOB)
     files["internal/state/describe.go"] += '\n        func more(fs *flag.FlagSet) {\n        \tfs.String("x", "", new(string(out)))\n        }\n'
     result = Engine(load_config(tree(files) / "driftguard.yaml")).run()

@@ -22,7 +22,7 @@ second, different default.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from tree_sitter import Node
@@ -54,19 +54,29 @@ class EnvRead:
     via: str
 
 
+@dataclass
+class EnvFound:
+    """What ``env`` read: the items, a note for each read left out or default set aside,
+    and the read each item comes from, by name."""
+
+    items: list[Item] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    reads: dict[str, EnvRead] = field(default_factory=dict)
+
+
 def env(tree: GoTree, sel: Env) -> list[Item]:
-    items, notes = read_env(tree, sel)
-    if not items:
-        raise FactNotFound("no environment variable read has a literal name: " + "; ".join(notes),
+    found = read_env(tree, sel)
+    if not found.items:
+        raise FactNotFound("no environment variable read has a literal name: " + "; ".join(found.notes),
                            Location(tree.path))
-    return items
+    return found.items
 
 
 def left_out(tree: GoTree, sel: Env) -> list[str]:
-    return read_env(tree, sel)[1]
+    return read_env(tree, sel).notes
 
 
-def read_env(tree: GoTree, sel: Env) -> tuple[list[Item], list[str]]:
+def read_env(tree: GoTree, sel: Env) -> EnvFound:
     what = "environment variable read"
     reads, wrappers = env_reads(tree.root)
     word: Mentions = calling("Getenv", "LookupEnv", *wrappers)
@@ -74,8 +84,8 @@ def read_env(tree: GoTree, sel: Env) -> tuple[list[Item], list[str]]:
     check_hidden(tree, word, [r.call for r in reads], what)
     if not reads:
         raise not_found(tree, what + " (os.Getenv, os.LookupEnv)", word)
-    items: list[Item] = []
-    notes: list[str] = []
+    found = EnvFound()
+    items, notes = found.items, found.notes
     first: dict[str, tuple[int, Value, bool]] = {}  # name -> (item index, default, given)
     for read in reads:
         try:
@@ -98,13 +108,15 @@ def read_env(tree: GoTree, sel: Env) -> tuple[list[Item], list[str]]:
         if name not in first:
             first[name] = (len(items), item.value, default is not None)
             items.append(item)
+            found.reads[name] = read
         elif default is not None and not first[name][2]:  # the first read that gives a default wins
             first[name] = (first[name][0], default, True)
             items[first[name][0]] = item
+            found.reads[name] = read
         elif default is not None and not default.same(first[name][1]):
             notes.append(f"line {tree.line(read.default or read.name)}: {name} is read again with the default "
                          f"{default.canonical}; the first default, {first[name][1].canonical}, is kept")
-    return items, notes
+    return found
 
 
 def _default(tree: GoTree, read: EnvRead, name: str, what: str, notes: list[str]) -> Value | None:

@@ -108,8 +108,10 @@ def _std(call: Node, packages: set[str], sets: set[str]) -> list[FlagDef]:
     name_at, default_at, _ = layout
     method = text(callee.child_by_field_name("field"))
     short = args[name_at + 1] if method.endswith(("P", "PF")) and name_at + 1 < len(args) else None
-    return [FlagDef(args[name_at], args[default_at] if default_at is not None else None, call, "flag",
-                    shorthand=short)]
+    default = args[default_at] if default_at is not None else None
+    if default is not None and default.type == "nil":  # ``StringSlice("x", nil, ...)``: no default
+        default = None
+    return [FlagDef(args[name_at], default, call, "flag", shorthand=short)]
 
 
 def layout_of(method: str) -> tuple[int, int | None, int] | None:

@@ -75,6 +75,8 @@ def read_flags(tree: GoTree, sel: Flags) -> FlagRead:
     defs = definitions(tree.root, scopes)
     check_path(tree, [d.site for d in defs], what)
     check_hidden(tree, mentions, [d.site for d in defs], what, scopes)
+    if not defs and sel.within:
+        raise FactNotFound(f"no command-line flag definition within {sel.within}", tree.loc(scopes[0]))
     if not defs:
         raise not_found(tree, what + " (flag, pflag or cobra, kingpin, urfave/cli)", mentions)
     hidden = set()
@@ -126,7 +128,7 @@ def _default(tree: GoTree, flag: FlagDef, name: str, what: str, notes: list[str]
     if flag.several:
         notes.append(f"line {tree.line(flag.site)}: --{name} has several defaults or a spread; no default known")
         return NO_DEFAULT
-    if flag.default is None or flag.default.type == "nil":  # ``StringSlice("x", nil, ...)``: none
+    if flag.default is None:
         return NO_DEFAULT
     value = value_or_note(tree, flag.default, what, notes, f"the default of --{name}, `{short(flag.default)}`,",
                           "no default known")

@@ -18,8 +18,8 @@ from tree_sitter import Node
 from driftguard.config.loader import FactSpec
 from driftguard.config.specs import Env, Flags
 from driftguard.model import Fact
-from driftguard.sources.go.editing import STRINGS, GoSource, bump, place_copy, quoted, text
-from driftguard.sources.go.env import EnvRead, env_reads
+from driftguard.sources.go.editing import STRINGS, GoSource, bump, place_copy, quoted
+from driftguard.sources.go.env import EnvRead, read_env
 from driftguard.sources.go.flag_shapes import FlagDef
 from driftguard.sources.go.flags import read_flags
 from driftguard.sources.go.reader import parse
@@ -44,14 +44,13 @@ def add_flag(text_: str, spec: FactSpec, sel: Flags) -> Edit:
 
 def add_env(text_: str, spec: FactSpec, sel: Env) -> Edit:
     go = GoSource(text_)
-    reads = [r for r in env_reads(go.root)[0] if r.name.type in STRINGS]
-    if not reads:
-        raise NotApplicable(f"{spec.file} reads no environment variable named by a literal to copy")
-    last = max(reads, key=lambda r: r.call.start_byte)
-    taken = {text(r.name)[1:-1] for r in reads}
-    name = next(n for n in (f"{SELFTEST.upper()}{i}" for i in ("", *range(2, 100))) if n not in taken)
-    copy = _replaced(go, last.call, [(last.name, quoted(last.name, name))])
-    return _before_statement(go, last, copy, name)
+    found = read_env(parse(spec.file, text_), sel)
+    if not found.reads:
+        raise CannotApply(f"{spec.file} reads no environment variable the fact reads")
+    last = max(found.reads.values(), key=lambda r: r.call.start_byte)
+    name = next(n for n in (f"{SELFTEST.upper()}{i}" for i in ("", *range(2, 100))) if n not in found.reads)
+    literal = quoted(last.name if last.name.type in STRINGS else None, name)
+    return _before_statement(go, last, _replaced(go, last.call, [(last.name, literal)]), name)
 
 
 def change_default(text_: str, spec: FactSpec, fact: Fact) -> Edit:
@@ -71,10 +70,10 @@ def _default_of(go: GoSource, spec: FactSpec, label: str, text_: str) -> Node | 
         if found is None:
             raise CannotApply(f"no flag --{label} in {spec.file}")
         return found.default  # of another parse of the same text: its offsets hold in ``go``
-    reads = [r for r in env_reads(go.root)[0] if r.name.type in STRINGS and text(r.name)[1:-1] == label]
-    if not reads:
+    read = read_env(parse(spec.file, text_), sel).reads.get(label) if isinstance(sel, Env) else None
+    if read is None:
         raise CannotApply(f"no read of {label} in {spec.file}")
-    return next((r.default for r in reads if r.default is not None), None)
+    return read.default
 
 
 def _new_name(taken: list[str]) -> str:
