@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from driftguard.config.specs import Call, Constant, Constants, MapKeys, Selector, StringMethod
-from driftguard.model import AmbiguousFact, FactNotFound, Kind, ParseError, Value
+from driftguard.config.specs import Call, Constant, Constants, MapKeys, Pattern, Selector, StringMethod
+from driftguard.model import AmbiguousFact, ConfigError, FactNotFound, Kind, ParseError, Value
 from driftguard.sources import go, load_reader, reader_name
 from reference_impl.agentcapabilities.errors import AgentErrorCode
 from reference_impl.agentcapabilities.tool_response import ToolErrorCode
@@ -238,6 +238,12 @@ def test_fact_not_found_says_what_was_looked_for(selector: Selector, words: str)
         inline(SMALL, selector)
     assert words in err.value.message
     assert err.value.location is not None and err.value.location.path == "x.go"
+
+
+def test_a_selector_the_go_reader_lacks_is_a_config_error_naming_what_it_reads() -> None:
+    with pytest.raises(ConfigError) as err:
+        inline(SMALL, Pattern(regex="(x)"))
+    assert "the Go reader does not read `pattern`" in err.value.message and "`flags`" in err.value.message
 
 
 def test_small_source_reads() -> None:

@@ -4,7 +4,8 @@ Covers what guarded constants are written in: int, float and rune literals,
 interpreted and raw strings, ``true``/``false``, ``iota``, arithmetic, shifts
 and bitwise operators, comparisons, references to other constants of the file
 (recursively, cycle-safe), conversions (``time.Duration(5)``, ``float64(x)``,
-a type of the file), the ``time`` units and ``errors.New("...")``, whose value is
+a type of the file, and the project's own types a fact names in ``unwrap``:
+``model.Duration(1 * time.Minute)`` is one minute), the ``time`` units and ``errors.New("...")``, whose value is
 its message (what ``err.Error()`` returns). Durations follow Go: a duration is
 an integer count of nanoseconds, so ``time.Duration(5) * time.Second`` is five
 seconds; dividing a duration by a duration gives a plain number.
@@ -69,6 +70,7 @@ class Evaluator:
 
     lookup: Callable[[str], list[Binding]]
     types: frozenset[str] = frozenset()
+    unwrap: tuple[str, ...] = ()  # conversions read through: ``model.Duration``, or ``Duration`` for any package's
     consulted: list[Binding] = field(default_factory=list)
     _active: set[str] = field(default_factory=set)
     _memo: dict[str, Const] = field(default_factory=dict)
@@ -168,9 +170,14 @@ class Evaluator:
             return Const("num", float(_numeric(c, node)))
         if callee in ("string", "errors.New") and c.tag == "str":
             return c
-        if callee in self.types:
+        if callee in self.types or self._unwraps(callee):
             return c
         raise Unevaluable(f"`{fold(node.text)}` is a call, not a constant expression", node)
+
+
+    def _unwraps(self, callee: str) -> bool:
+        last = callee.rsplit(".", 1)[-1]
+        return any(callee == name or ("." not in name and last == name) for name in self.unwrap)
 
 
 def unary(op: str, c: Const, node: Node) -> Const:
