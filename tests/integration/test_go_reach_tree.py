@@ -50,7 +50,8 @@ def test_check_passes_every_rule_of_the_fixture_tree(reach: Path, capsys: pytest
     assert {rr.rule.id for rr in result.rules} == RULES
     assert [rr.status for rr in result.rules] == [Status.PASS] * len(RULES), result.findings
     assert main(["check", "--config", str(reach / "driftguard.yaml"), "--no-cache"]) == 0
-    assert capsys.readouterr().out == "driftguard: 15 rules: 15 passed\n"
+    assert capsys.readouterr().out == ("internal/snapshot/snapshot.go:12: warning: `string` does not parse\n"
+                                       "driftguard: 15 rules: 15 passed\n")  # new(string(out)): Go 1.26
 
 
 @pytest.mark.parametrize(("file", "old", "new", "expected"), [
@@ -143,19 +144,19 @@ def test_facts_prints_each_default_and_what_was_left_out(reach: Path, capsys: py
     assert main(["facts", "--config", str(reach / "defaults.yaml"), "--no-cache"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[:8] == [
-        "defaults (set of 6) from cmd/prometheus/main.go:",
-        '  cmd/prometheus/main.go:43: prometheus.yml  ["prometheus.yml"]',
-        '  cmd/prometheus/main.go:48:   [""]',
-        '  cmd/prometheus/main.go:51: 512  ["512"]',
-        "  cmd/prometheus/main.go:53: ",
-        '  cmd/prometheus/main.go:57: 4  ["4"]',
-        "  cmd/prometheus/main.go:63: ",
+        "defaults (map of 6) from cmd/prometheus/main.go:",
+        '  cmd/prometheus/main.go:43: config.file = prometheus.yml  ["prometheus.yml"]',
+        '  cmd/prometheus/main.go:48: web.config.file =   [""]',
+        '  cmd/prometheus/main.go:51: web.max-connections = 512  ["512"]',
+        "  cmd/prometheus/main.go:53: web.external-url = ",
+        '  cmd/prometheus/main.go:57: rules.max-concurrent-evals = 4  ["4"]',
+        "  cmd/prometheus/main.go:63: alertmanager.notification-batch-size = ",
         "  note: cmd/prometheus/main.go: line 59: --scrape.timestamp-tolerance is hidden from help (`.Hidden()`); "
         "left out",
     ]
     assert out[8].startswith("  note: cmd/prometheus/main.go: line 63: the default of "
                              "--alertmanager.notification-batch-size, `strconv.Itoa(defaultMaxBatchSize)`")
-    assert 'cmd/probe/main.go:41: info  ["info"]' in "\n".join(out)
+    assert any(line.startswith("  cmd/probe/main.go:41: ") and line.endswith(' = info  ["info"]') for line in out)
 
 
 def map_fact(file: str, selector: Selector, text: str) -> tuple[FactSpec, Fact]:
