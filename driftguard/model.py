@@ -256,6 +256,7 @@ class Claim:
 
     items: tuple[Item, ...]
     location: Location  # the table, section or sentence the claim was read from
+    notes: tuple[str, ...] = ()  # ``LINE: what: why`` for each part the reader saw and could not read
 
 
 class Direction(str, Enum):

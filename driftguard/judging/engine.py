@@ -135,7 +135,8 @@ class Engine:
                     findings += compare_set(rule, list(facts.values()), claim)
         if any(f.kind is MISSING_IN_CODE for f in findings):
             findings = self._anchor(rule, facts, findings)
-        return RuleResult(rule, _status(findings), tuple(findings), tuple(facts.values()), claim)
+        notes = claim.notes if claim is not None else ()
+        return RuleResult(rule, _status(findings), tuple(findings), tuple(facts.values()), claim, notes)
 
     def _judge_snippets(self, rule: Rule) -> RuleResult:
         """A ``snippet`` rule: each marked block equals the code its marker names."""

@@ -62,6 +62,17 @@ def test_selftest_proves_every_rule_can_fail(example, capsys):
      "`DecodeError` is declared in code"),
     ("pylib/src/fetchlib/_client.py", "trust_env: bool = True", "trust_env: bool = False",
      "pylib/docs/settings.rst:14: pylib-trust-env:"),
+    ("gocli/cmd/scraper/main.go", 'Default("512")', 'Default("256")',
+     "gocli/docs/command-line.md:12: gocli-flags: row '--web.max-connections'"),
+    ("gocli/cmd/scraper/main.go", 'Default("15d")', 'Default("30d")', "gocli/docs/command-line.md:14: gocli-retention:"),
+    ("gocli/cmd/scraper/main.go", '"web.listen-address"', '"web.listen"',
+     "gocli/docs/command-line.md:20: gocli-shell-flags: `web.listen-address` is stated"),
+    ("gocli/config/config.go", 'yaml:"scrape_timeout,omitempty"', 'yaml:"timeout,omitempty"',
+     "`timeout` is declared in code"),
+    ("gocli/config/config.go", "model.Duration(1 * time.Minute),\n\tScrapeTimeout", "model.Duration(2 * time.Minute),"
+     "\n\tScrapeTimeout", "gocli/docs/configuration.md:12: gocli-scrape-interval:"),
+    ("gocli/template/template.go", '"humanize":', '"humanise":', "`humanise` is declared in code"),
+    ("gocli/template/template.go", 'case "canceled":', 'case "cancelled":', "`cancelled` is declared in code"),
     ("pylib/docs/settings.rst", "Default: ``False``.\n\n.. confval:: max_redirects", "Default: ``True``.\n\n"
      ".. confval:: max_redirects", "pylib/docs/settings.rst:6: pylib-follow-redirects:"),
 ])
