@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from driftguard._version import __version__
 from driftguard.commands.common import ExitCode, OutputRefused, emit
 from driftguard.commands.judging import cmd_check, cmd_facts, cmd_report
+from driftguard.commands.setup import cmd_baseline, cmd_init
 from driftguard.commands.tools import cmd_coverage, cmd_discover, cmd_fix, cmd_selftest
 from driftguard.model import DriftguardError
 from driftguard.text import printable
@@ -50,7 +51,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     facts = subs.add_parser("facts", help="what each fact extracts, with file:line per value")
     facts.add_argument("names", nargs="*", metavar="NAME")
+    facts.add_argument("--file", metavar="PATH", help="with --select: read one selector from PATH, with no config")
+    facts.add_argument("--select", metavar="YAML", help="a fact's selector as YAML: 'constants: {type: State}'")
     _common(facts)
+
+    init = subs.add_parser("init", help="write a first driftguard.yaml for this tree, and a baseline of today's drift")
+    init.add_argument("--root", metavar="DIR", default=".", help="the repository (default: here)")
+    init.add_argument("--force", action="store_true", help="replace a driftguard.yaml that init wrote before")
+    init.add_argument("--jobs", type=int, metavar="N", help="worker processes for discover (default: one per core)")
+
+    baseline = subs.add_parser("baseline", help="the findings the project knows of and accepts for now")
+    baseline.add_argument("--update", action="store_true",
+                          help="rewrite the baseline from a run: add today's findings, drop the fixed ones")
+    _common(baseline)
 
     fix = subs.add_parser("fix", help="rewrite stale values and add missing table rows in the documents")
     fix.add_argument("rules", nargs="*", metavar="RULE", help="only these rules (default: every rule)")
@@ -145,4 +158,6 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "fix": cmd_fix,
     "discover": cmd_discover,
     "coverage": cmd_coverage,
+    "init": cmd_init,
+    "baseline": cmd_baseline,
 }

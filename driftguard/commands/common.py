@@ -24,17 +24,18 @@ class ExitCode(IntEnum):
     ERROR = 2
 
 
-def load(args: argparse.Namespace) -> Config:
+def load(args: argparse.Namespace, require_rules: bool = True) -> Config:
     from driftguard.config.loader import CONFIG_NAME, find_config, load_config
     from driftguard.model import ConfigError
 
     path = Path(args.config) if args.config else find_config(Path.cwd())
     if path is None:
-        raise ConfigError(f"no {CONFIG_NAME} in this folder or its parents (use --config F)")
+        raise ConfigError(f"no {CONFIG_NAME} here or above; run `driftguard init` to write one "
+                          "(or name one with --config F)")
     root = Path(args.root).resolve() if args.root else None
     if root is not None and not root.is_dir():
         raise ConfigError(f"--root {args.root}: expected a directory")
-    config = load_config(path, root=root)
+    config = load_config(path, root=root, require_rules=require_rules)
     if getattr(args, "output", None):
         refuse_overwriting_inputs(args.output, config)
     return config

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from driftguard.commands.common import ExitCode, cache_for, emit, given_paths, load
-from driftguard.model import DriftguardError
+from driftguard.model import ConfigError, DriftguardError, Location
+
+if TYPE_CHECKING:
+    from driftguard.config.loader import Config
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -36,7 +41,10 @@ def cmd_report(args: argparse.Namespace) -> int:
 def cmd_facts(args: argparse.Namespace) -> int:
     from driftguard.judging.engine import Engine
 
-    config = load(args)
+    if args.file or args.select:
+        config = one_selector(args)
+    else:
+        config = load(args, require_rules=False)
     unknown = [n for n in args.names if n not in config.facts]
     if unknown:
         print(f"driftguard: error: unknown fact(s): {', '.join(unknown)}; known: {', '.join(config.facts)}",
@@ -62,3 +70,20 @@ def cmd_facts(args: argparse.Namespace) -> int:
         lines += [f"  warning: {warning}" for warning in fact.warnings]
     emit(args, "\n".join(lines) + "\n")
     return code
+
+
+def one_selector(args: argparse.Namespace) -> Config:
+    """A config of one fact, ``--select`` (a fact's selector as YAML) over ``--file``, with no
+    config file: what a selector reads, tried before a rule is written."""
+    from driftguard.config import yamlsafe
+    from driftguard.config.loader import Config, fact_of
+
+    if not (args.file and args.select):
+        raise ConfigError("--file and --select go together: --file PATH --select 'constants: {type: State}'")
+    root = Path(args.root or ".").resolve()
+    body = yamlsafe.load(args.select, "--select")
+    if not isinstance(body, dict):
+        raise ConfigError(f"--select: expected a selector such as 'constants: {{type: State}}', got {args.select!r}",
+                          Location("--select"))
+    body["file"] = args.file
+    return Config(path=root / "--select", root=root, facts={"selected": fact_of("--select", body, root)}, rules=())

@@ -88,6 +88,7 @@ class Config:
     rules: tuple[Rule, ...]
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
     root_origin: str = ""  # what moved ``root`` from the config's folder, for messages about missing files
+    baseline: Path | None = None  # ``baseline:``: the known findings (driftguard.judging.baseline)
 
     @property
     def display_path(self) -> str:
@@ -109,8 +110,10 @@ def find_config(start: Path) -> Path | None:
     return None
 
 
-def load_config(path: Path, root: Path | None = None, max_file_size: int | None = None) -> Config:
-    """Read and validate the config at ``path``; ``root`` overrides its ``root`` key."""
+def load_config(path: Path, root: Path | None = None, max_file_size: int | None = None,
+                require_rules: bool = True) -> Config:
+    """Read and validate the config at ``path``; ``root`` overrides its ``root`` key. Without
+    ``require_rules`` a config of facts alone loads (``driftguard facts`` reads one)."""
     shown = str(path)
     try:
         raw = path.read_bytes()
@@ -125,11 +128,13 @@ def load_config(path: Path, root: Path | None = None, max_file_size: int | None 
     except UnicodeDecodeError as exc:
         raise ConfigError(f"config is not UTF-8 (byte {exc.start})", Location(shown)) from None
     data = yamlsafe.load(text, shown)
-    return _build(Reader(shown), data, path, root, max_file_size)
+    return _build(Reader(shown), data, path, root, max_file_size, require_rules)
 
 
-def _build(r: Reader, data: Any, path: Path, root: Path | None, max_size: int | None) -> Config:
-    top = r.mapping(data, "", required={"version", "rules"}, optional={"facts", "root", "max_file_size"})
+def _build(r: Reader, data: Any, path: Path, root: Path | None, max_size: int | None,
+           require_rules: bool = True) -> Config:
+    top = r.mapping(data, "", required={"version", "rules"} if require_rules else {"version"},
+                    optional={"facts", "root", "max_file_size", "baseline", "rules"})
     version = r.value(top, "version", int)
     if version != 1:
         r.fail(top, "version", f"expected version: 1, got {version!r}")
@@ -150,10 +155,10 @@ def _build(r: Reader, data: Any, path: Path, root: Path | None, max_size: int | 
                f"(1 GiB), got {size}")
     facts_map = r.child(top, "facts", "facts", any_keys=True) if top.get("facts") is not None else {}
     facts = {name: _fact(r, facts_map, name, root) for name in facts_map}
-    rules_list = r.sequence(top, "rules")
+    rules_list = r.sequence(top, "rules") if "rules" in top or require_rules else []
     expanded = [_rule(r, rules_list, i, facts, root) for i in range(len(rules_list))]
     rules = tuple(rule for entry in expanded for rule in entry)
-    if not rules:
+    if not rules and require_rules:
         r.fail(top, "rules",
                "rules: expected at least one rule; a config with none judges nothing and would always pass")
     seen: dict[str, int] = {}
@@ -165,7 +170,16 @@ def _build(r: Reader, data: Any, path: Path, root: Path | None, max_size: int | 
                 Location(r.path, rule.line),
             )
         seen[rule.id] = rule.line
-    return Config(path=path, root=root, facts=facts, rules=rules, max_file_size=size, root_origin=origin)
+    baseline = path.parent / r.relpath(top, "baseline", "") if "baseline" in top else None
+    return Config(path=path, root=root, facts=facts, rules=rules, max_file_size=size, root_origin=origin,
+                  baseline=baseline)
+
+
+def fact_of(path: str, body: Any, root: Path, name: str = "selected") -> FactSpec:
+    """The fact ``body`` (a fact's mapping, from outside a config file) describes."""
+    wrapped = yamlsafe.LineDict({name: body})
+    wrapped.key_lines = {name: 1}
+    return _fact(Reader(path), wrapped, name, root)
 
 
 FACT_KEYS = frozenset({"file", "unit", "unwrap", "ignore"})

@@ -9,12 +9,14 @@ spec and code are unchanged since a previous run is read back without parsing.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from driftguard.config.loader import Config, FactSpec, Rule
 from driftguard.config.specs import Judging
+from driftguard.judging.baseline import Key, read_baseline, split
 from driftguard.judging.compare import (
     compare_entries,
     compare_rows,
@@ -56,6 +58,7 @@ class Engine:
         self.cache = cache  # None: nothing is read from or written to disk but the run's files
         self.workspace = Workspace(config.root, config.max_file_size, config.root_origin)
         self.facts = FactReader(self.workspace, cache)
+        self._known: Counter[Key] | None = None  # the baseline's entries no finding has matched yet
 
     def fact(self, spec: FactSpec) -> Fact:
         """The fact ``spec`` names, extracted once per run; raises DriftguardError."""
@@ -102,8 +105,16 @@ class Engine:
         return ws.cached("doc", path, lambda: read_document(path, ws.read_text(path)))
 
     def judge(self, rule: Rule) -> RuleResult:
-        """``rule`` judged, once per run."""
-        return self.workspace.cached("judged", f"{rule.id}\0{rule.doc}", lambda: self._judge(rule))
+        """``rule`` judged, once per run; findings the baseline holds are set apart as known."""
+        return self.workspace.cached("judged", f"{rule.id}\0{rule.doc}", lambda: self._known_apart(self._judge(rule)))
+
+    def _known_apart(self, result: RuleResult) -> RuleResult:
+        if self.config.baseline is None or not result.findings:
+            return result
+        if self._known is None:
+            self._known = read_baseline(self.config.baseline).counts()
+        new, known = split(result.findings, self._known)
+        return replace(result, status=_status(new), findings=tuple(new), known=tuple(known)) if known else result
 
     def _judge(self, rule: Rule) -> RuleResult:
         facts: dict[str, Fact] = {}

@@ -26,7 +26,7 @@ from driftguard.documents.references import EXTENSIONS, LOCATED, Shape, shape_of
 from driftguard.judging.evidence import shape_evidence
 from driftguard.judging.history import Removal
 from driftguard.judging.repository import Repository
-from driftguard.judging.symbol_index import Index, words
+from driftguard.judging.symbol_index import Index, enough_shared, words
 from driftguard.model import UNRESOLVED_REFERENCE, Claim, Finding, Item, Location, Value
 from driftguard.user_regex import compile_user_regex, search_each
 
@@ -149,9 +149,9 @@ def _hint(shape: Shape, index: Index, context: Context) -> str:
 
 
 def _best(old: str, candidates: list[str]) -> str | None:
-    wanted = set(words(old))
-    scored = [(len(wanted & set(words(c))), -abs(len(c) - len(old)), c) for c in candidates]
-    scored = [s for s in scored if s[0] * 2 >= len(wanted) and s[0]]
+    wanted = words(old)
+    scored = [(len(set(wanted) & set(words(c))), -abs(len(c) - len(old)), c) for c in candidates
+              if enough_shared(wanted, words(c))]
     return max(scored)[2] if scored else None
 
 

@@ -21,8 +21,16 @@ _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 
 
 def words(name: str) -> list[str]:
-    """``LoadConfigFile`` -> load, config, file; ``MAX_RETRIES`` -> max, retries."""
-    return [w.lower() for w in _WORD.findall(name)]
+    """``LoadConfigFile`` -> load, config, file; ``MAX_RETRIES`` -> max, retrie (a plural's
+    ``s`` dropped, so ``MAX_TURNS`` and ``MAX_TURN_LIMIT`` share ``turn``)."""
+    return [w.lower()[:-1] if len(w) > 3 and w.lower().endswith("s") else w.lower() for w in _WORD.findall(name)]
+
+
+def enough_shared(wanted: list[str], have: list[str]) -> bool:
+    """Whether ``have`` holds enough of the words of ``wanted`` to be what it became: every
+    word of a name of one or two, all but one of a longer name."""
+    shared = len(set(wanted) & set(have))
+    return shared >= (len(set(wanted)) if len(set(wanted)) <= 2 else len(set(wanted)) - 1)
 
 
 class Index:
@@ -88,7 +96,7 @@ class Index:
             return (-int(ordered), -shared, -difflib.SequenceMatcher(None, last, candidate).ratio(), len(candidate))
 
         best = min(list(pool)[:2000], key=rank)
-        if len(set(wanted) & set(words(best.split(".")[-1]))) * 2 < len(wanted):
+        if not enough_shared(wanted, words(best.split(".")[-1])):
             return self._spelled_like(last)  # too few words in common to be what the name became
         return self.symbol(best)
 

@@ -15,6 +15,7 @@ def summary(result: Result) -> dict[str, int]:
         "passed": result.count(Status.PASS),
         "failed": result.count(Status.FAIL),
         "errors": result.count(Status.ERROR),
+        "known": len(result.known),
     }
 
 
@@ -99,4 +100,6 @@ def summary_line(result: Result) -> str:
     if s["errors"]:
         parts.append(f"{s['errors']} error{'s' if s['errors'] != 1 else ''}")
     noun = "rule" if s["rules"] == 1 else "rules"
-    return f"driftguard: {s['rules']} {noun}: {', '.join(parts)}"
+    known = len(result.known)
+    tail = f"; {known} known finding{'s' if known != 1 else ''} in the baseline not shown" if known else ""
+    return f"driftguard: {s['rules']} {noun}: {', '.join(parts)}{tail}"

@@ -16,7 +16,9 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Collection, Iterable
+from pathlib import PurePosixPath
 
+from driftguard import languages
 from driftguard.config.loader import Rule
 from driftguard.config.specs import Form
 from driftguard.documents.formats import read_document
@@ -298,11 +300,13 @@ def _append(text: str, heading: Heading) -> str:
     return text[:at] + f" {SELFTEST}" + text[at:]
 
 
-def rename_reference(text: str, items: Iterable[Item]) -> Edit:
+def rename_reference(text: str, items: Iterable[Item], evident: bool = False) -> Edit:
     """The first reference of the claim renamed to a name nothing defines: a call or
     name gets a suffix (before its parentheses), a file a prefix on its last segment,
     a folder a missing folder inside it. The new part is drawn from a hash of the
-    document, so no string of any code (this tool's own included) holds it."""
+    document, so no string of any code (this tool's own included) holds it. With
+    ``evident``, a bare name becomes a call, a shape a ``references`` rule reports
+    without history: the rename must be one the rule can see."""
     tag = "gone" + hashlib.sha256(text.encode()).hexdigest()[:10]
     for item in items:
         if item.span is None:
@@ -315,9 +319,15 @@ def rename_reference(text: str, items: Iterable[Item]) -> Edit:
             body = old.rstrip("/")
             folder, slash, last = body.rpartition("/")
             new = f"{body}/{tag}/" if body != old else f"{folder}{slash}{tag}-{last}"
+            if evident:  # a source file under the path's top folder: a path the rule reports
+                suffix = PurePosixPath(last).suffix
+                extension = suffix if suffix in set(languages.extensions()) else next(languages.extensions())
+                new = f"{body.split('/', 1)[0] or body}/{tag}{extension}"
         else:
             forms = (f"{head}_{tag}", f"{head}{tag.capitalize()}", f"{head}_{tag.upper()}")
             named = next((f for f in forms if shape_of(f + paren + args) is not None), forms[0])
+            if evident and not paren:
+                paren, args = "(", ")"
             new = f"{named}{paren}{args}"  # in the shape of the old one: `FooGone..`, `FOO_GONE..`
         return Edit(text[:start] + new + text[end:], f"`{old}` -> `{new}`", line_number(text, start), (new,))
     raise NotApplicable("the document holds no reference the selftest can rename")

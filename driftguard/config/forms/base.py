@@ -78,6 +78,12 @@ class Form:
         return None
 
     @property
+    def needs_evidence(self) -> bool:
+        """Whether what the form finds unresolved is reported only with evidence (a
+        ``references`` rule that is not ``strict``): a selftest edit must carry some."""
+        return False
+
+    @property
     def entries(self) -> bool:
         """Whether the form reads key/value entries, judged against a map fact entry by entry."""
         return False

@@ -29,6 +29,10 @@ class ReferencesClaim(Form):
     judging: ClassVar[Judging] = Judging.REFERENCES
     reads_repository: ClassVar[bool] = True
 
+    @property
+    def needs_evidence(self) -> bool:
+        return not self.strict
+
     @classmethod
     def from_config(cls, r: Reader, body: Any, key: str) -> ReferencesClaim:
         where = f"{key}.references"
