@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from driftguard.config.specs import Call, Constant, Constants, MapKeys, Pattern, Selector, StringMethod
+from driftguard.config.specs import Call, Constant, Constants, MapKeys, Selector, StringMethod
 from driftguard.model import AmbiguousFact, FactNotFound, Kind, ParseError, Value
 from driftguard.sources import go, load_reader, reader_name
 from reference_impl.errors import AgentErrorCode, ToolErrorCode
@@ -232,7 +232,6 @@ func run() {
     (Call("make", arg=1, within="walk"), "function or method walk"),
     (Call("make", arg=1, within="run", where=((0, "chan bool"),)), "call of make within run"),
     (Call("close", within="run"), "call of close"),
-    (Pattern(regex="(x)"), "Pattern"),
 ])
 def test_fact_not_found_says_what_was_looked_for(selector: Selector, words: str) -> None:
     with pytest.raises(FactNotFound) as err:
