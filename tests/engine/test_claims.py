@@ -101,7 +101,7 @@ def test_missing_table_names_it():
     with pytest.raises(ClaimNotFound) as err:
         read_claim(doc(), TableClaim("Kind"))
     assert err.value.message == "the document no longer states it: no table headed 'Kind'"
-    assert err.value.location == Location("docs/SAFETY.md")
+    assert err.value.location == Location("docs/SAFETY.md", 1)  # the document's first heading, never no line
 
 
 def test_missing_column_names_it_and_the_columns_there_are():
@@ -180,7 +180,7 @@ def test_section_list_items_take_the_first_code_span_or_the_text():
 def test_missing_section_and_empty_section_are_not_found():
     with pytest.raises(ClaimNotFound, match="no section headed 'Errors'") as err:
         read_claim(doc(), SectionClaim("Errors", code_spans="x"))
-    assert err.value.location == Location("docs/SAFETY.md")
+    assert err.value.location == Location("docs/SAFETY.md", 1)
     with pytest.raises(ClaimNotFound, match="has no code spans matching"):
         read_claim(doc(), SectionClaim("After", code_spans=r"^[A-Z]+$"))
     with pytest.raises(ClaimNotFound, match="bullet list items"):
@@ -245,7 +245,7 @@ def test_mentions_are_every_code_span_of_the_document_or_section():
     d = doc()
     everything = read_claim(d, MentionsClaim())
     assert "RESOLVING" in values(everything) and "not_here" in values(everything)
-    assert everything.location == Location("docs/SAFETY.md")
+    assert everything.location == Location("docs/SAFETY.md", 1)
     assert_spans_exact(d, everything)
     after = read_claim(d, MentionsClaim(section="After"))
     assert values(after) == ["not_here"] and after.location.line == 36

@@ -38,7 +38,7 @@ const Warn = 75
 
 # Six claim-shaped spans: `IDLE` (5) and `BUSY` (6), "ten minutes" (8), "30 seconds" (9),
 # the row label "Storage warning" and its "75%" (13). Not counted: header cells, the
-# second-column words, "a second" (an ordinal as often as a duration), the bare 3, and
+# second-column words, "a second" (an ordinal as often as a duration), the bare 3 (no option's noun), and
 # everything in the indented and the fenced code.
 DOC = '''
 # Machine
@@ -49,7 +49,7 @@ DOC = '''
 | `BUSY` | busy |
 
 Entries expire after ten minutes.
-Retries back off for 30 seconds, up to 3 tries, with a second look.
+Retries back off for 30 seconds, in 3 tries, with a second look.
 
 | Threshold | Default |
 |---|---|
@@ -258,3 +258,20 @@ def test_every_coverage_option_is_documented_in_the_guide() -> None:
     section = guide.split("## Coverage", 1)[1].split("\n## ", 1)[0]
     assert sorted(o for o in options if o not in section) == []
     assert "driftguard coverage" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_a_bare_number_that_states_an_options_value_is_claim_shaped_and_a_count_is_not():
+    from driftguard.coverage.spans import claim_spans
+    from driftguard.documents.reader import parse_document
+
+    doc = parse_document("d.md", "# D\n\n- `max_connections` (Default 100)\n\nAt most 20 connections are kept. "
+                                 "Concurrency is capped at four. If two histogram samples match, once a chunk is cut, "
+                                 "it is one of many.\n")
+    assert [s.text for s in claim_spans(doc) if s.kind.value == "quantity"] == ["100", "20", "four"]
+
+
+def test_a_mentions_rule_guards_only_the_spans_it_compares(repo: Path) -> None:
+    (repo / "notes/n.md").write_text("# Notes\n\nStates `IDLE` and `BUSY`; also `Other`, `Thing` and `Stuff`.\n")
+    path = repo / "driftguard.yaml"
+    path.write_text(config() + "  - {id: mentioned, fact: states, doc: notes/n.md, mentions: true}\n")
+    assert measured(repo)["notes/n.md"] == (5, 2)  # five code spans; the rule compares the two the code has
