@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from driftguard.config.specs import MentionsClaim, PhraseClaim, SectionClaim, TableClaim
 from driftguard.documents.claims import read_claim, template_regex
+from driftguard.documents.matches import list_items
 from driftguard.documents.reader import Document, parse_document
 from driftguard.model import AmbiguousClaim, Claim, ClaimNotFound, Kind, Location, PatternError
 
@@ -375,3 +376,18 @@ def test_two_sections_with_one_heading_are_ambiguous():
     d = parse_document("c.md", TWICE)
     with pytest.raises(AmbiguousClaim, match=r"2 sections are headed 'Workers' \(lines 22, 26\)"):
         read_claim(d, PhraseClaim("at most {value} workers", section="Workers"))
+
+
+@pytest.mark.parametrize("stated, members", [
+    ("'spa' | 'mpa' | 'custom'", ["spa", "mpa", "custom"]),
+    ('"a"|"b"', ["a", "b"]),
+    ("['.mjs', '.js']", [".mjs", ".js"]),
+    ("string | boolean", ["string | boolean"]),
+    ("'spa' | Custom", ["'spa' | Custom"]),
+])
+def test_a_list_or_a_union_of_string_literals_states_members(stated, members):
+    items = list_items(stated, (10, 10 + len(stated)), Location("d.md", 3))
+    assert [i.value.text for i in items] == members
+    for item, member in zip(items, members):
+        start, end = item.span
+        assert stated[start - 10:end - 10] == member
