@@ -191,3 +191,27 @@ def test_report_lists_what_it_did_not_judge_and_why(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "not judged (" in out
     assert "docs/guide.md:5: `NET_RAW`: no evidence it names this repository's code" in out
+
+
+def test_a_warm_run_reads_no_repository_file_and_a_change_rereads_its_folder(tmp_path, capsys, monkeypatch):
+    from driftguard.judging.repository import Repository
+
+    root = _tree(tmp_path, config=CONFIG.replace("references: true", "references: {strict: true}"))
+    write_tree(root, {"deploy/compose.yml": "cap_drop: [NET_RAW]\n", "deploy/notes.txt": "AWS_REGION\n",
+                      "scripts/run.sh": "echo customRequestHeaders\n"})
+    first = _check(root, capsys)
+    assert first[0] == 1 and "`NET_RAW`" not in first[1] and "`dns-credentials.env`" in first[1]
+    read: list[str] = []
+    real = Repository._read
+
+    def counting(self: Repository, path: str) -> frozenset[str]:
+        read.append(path)
+        return real(self, path)
+
+    monkeypatch.setattr(Repository, "_read", counting)
+    assert _check(root, capsys) == first
+    assert read == []
+    (root / "deploy/compose.yml").write_text("cap_drop: [NET_ADMIN]\n")
+    code, out = _check(root, capsys)
+    assert sorted(read) == ["deploy/compose.yml", "deploy/notes.txt"]
+    assert "`NET_RAW`" in out and "`NET_RAW`" not in first[1]
