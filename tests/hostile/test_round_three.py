@@ -13,8 +13,7 @@ import pytest
 from driftguard.cli import main
 from driftguard.config.loader import load_config
 from driftguard.model import ConfigError
-
-from ..conftest import write_tree
+from tests.helpers import write_tree
 
 GO = 'package p\n\ntype State string\n\nconst A State = "a"\n'
 DOC = "# D\n\n`a`\n"
