@@ -24,9 +24,11 @@ class Location:
     column: int | None = None
 
     def __str__(self) -> str:
+        path = self.path.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r") \
+            if "\n" in self.path or "\r" in self.path else self.path  # a file name never forges a line
         if self.line is None:
-            return self.path
-        return f"{self.path}:{self.line}"
+            return path
+        return f"{path}:{self.line}"
 
     def to_json(self) -> dict[str, object]:
         return {"path": self.path, "line": self.line}
@@ -211,7 +213,9 @@ class NameItems(Sequence[Item]):
 
     def __getitem__(self, index: int | slice) -> Item | tuple[Item, ...]:
         if isinstance(index, slice):
-            return self.built()[index]
+            if self._built is not None:
+                return self._built[index]
+            return tuple(self[i] for i in range(*index.indices(len(self.names))))
         if self._built is not None:
             return self._built[index]
         name = self.names[index]
@@ -252,6 +256,7 @@ class Claim:
 
     items: tuple[Item, ...]
     location: Location  # the table, section or sentence the claim was read from
+    notes: tuple[str, ...] = ()  # ``LINE: what: why`` for each part the reader saw and could not read
 
 
 class Direction(str, Enum):

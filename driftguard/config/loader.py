@@ -21,6 +21,7 @@ from driftguard.quantities import FACT_UNITS
 
 CONFIG_NAME = "driftguard.yaml"
 DEFAULT_MAX_FILE_SIZE = 4 * 1024 * 1024
+MAX_FILE_SIZE_LIMIT = 1 << 30
 RULE_ID = re.compile(r"[a-z0-9][a-z0-9-]*")
 """A rule id, matched whole (``fullmatch``): ``ttl\n`` is not one."""
 CASES = ("sensitive", "insensitive")
@@ -87,6 +88,7 @@ class Config:
     rules: tuple[Rule, ...]
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
     root_origin: str = ""  # what moved ``root`` from the config's folder, for messages about missing files
+    baseline: Path | None = None  # ``baseline:``: the known findings (driftguard.judging.baseline)
 
     @property
     def display_path(self) -> str:
@@ -108,8 +110,10 @@ def find_config(start: Path) -> Path | None:
     return None
 
 
-def load_config(path: Path, root: Path | None = None, max_file_size: int | None = None) -> Config:
-    """Read and validate the config at ``path``; ``root`` overrides its ``root`` key."""
+def load_config(path: Path, root: Path | None = None, max_file_size: int | None = None,
+                require_rules: bool = True) -> Config:
+    """Read and validate the config at ``path``; ``root`` overrides its ``root`` key. Without
+    ``require_rules`` a config of facts alone loads (``driftguard facts`` reads one)."""
     shown = str(path)
     try:
         raw = path.read_bytes()
@@ -124,11 +128,13 @@ def load_config(path: Path, root: Path | None = None, max_file_size: int | None 
     except UnicodeDecodeError as exc:
         raise ConfigError(f"config is not UTF-8 (byte {exc.start})", Location(shown)) from None
     data = yamlsafe.load(text, shown)
-    return _build(Reader(shown), data, path, root, max_file_size)
+    return _build(Reader(shown), data, path, root, max_file_size, require_rules)
 
 
-def _build(r: Reader, data: Any, path: Path, root: Path | None, max_size: int | None) -> Config:
-    top = r.mapping(data, "", required={"version", "rules"}, optional={"facts", "root", "max_file_size"})
+def _build(r: Reader, data: Any, path: Path, root: Path | None, max_size: int | None,
+           require_rules: bool = True) -> Config:
+    top = r.mapping(data, "", required={"version", "rules"} if require_rules else {"version"},
+                    optional={"facts", "root", "max_file_size", "baseline", "rules"})
     version = r.value(top, "version", int)
     if version != 1:
         r.fail(top, "version", f"expected version: 1, got {version!r}")
@@ -139,26 +145,41 @@ def _build(r: Reader, data: Any, path: Path, root: Path | None, max_size: int | 
     else:
         origin = ""
     if root is None:
-        root = (path.parent / r.value(top, "root", str, default=".")).resolve()
+        written = r.value(top, "root", str, default=".")
+        if "\0" in written:
+            r.fail(top, "root", f"root: expected a folder, got {written!r} (it holds a NUL character)")
+        root = (path.parent / written).resolve()
     size = max_size or r.value(top, "max_file_size", int, default=DEFAULT_MAX_FILE_SIZE)
-    if size <= 0:
-        r.fail(top, "max_file_size", "expected a positive number of bytes")
-    facts_map = r.mapping(top.get("facts", {}) or {}, "facts", any_keys=True)
+    if not 0 < size <= MAX_FILE_SIZE_LIMIT:
+        r.fail(top, "max_file_size", f"max_file_size: expected a number of bytes from 1 to {MAX_FILE_SIZE_LIMIT} "
+               f"(1 GiB), got {size}")
+    facts_map = r.child(top, "facts", "facts", any_keys=True) if top.get("facts") is not None else {}
     facts = {name: _fact(r, facts_map, name, root) for name in facts_map}
-    rules_list = r.sequence(top, "rules")
-    rules = tuple(rule for i in range(len(rules_list)) for rule in _rule(r, rules_list, i, facts, root))
-    if not rules:
+    rules_list = r.sequence(top, "rules") if "rules" in top or require_rules else []
+    expanded = [_rule(r, rules_list, i, facts, root) for i in range(len(rules_list))]
+    rules = tuple(rule for entry in expanded for rule in entry)
+    if not rules and require_rules:
         r.fail(top, "rules",
                "rules: expected at least one rule; a config with none judges nothing and would always pass")
     seen: dict[str, int] = {}
-    for rule in {rule.line: rule for rule in rules}.values():
+    for entry in expanded:  # one entry per rule written, however many documents its glob names
+        rule = entry[0]
         if rule.id in seen:
             raise ConfigError(
                 f"rules: duplicate rule id {rule.id!r} (first at line {seen[rule.id]})",
                 Location(r.path, rule.line),
             )
         seen[rule.id] = rule.line
-    return Config(path=path, root=root, facts=facts, rules=rules, max_file_size=size, root_origin=origin)
+    baseline = path.parent / r.relpath(top, "baseline", "") if "baseline" in top else None
+    return Config(path=path, root=root, facts=facts, rules=rules, max_file_size=size, root_origin=origin,
+                  baseline=baseline)
+
+
+def fact_of(path: str, body: Any, root: Path, name: str = "selected") -> FactSpec:
+    """The fact ``body`` (a fact's mapping, from outside a config file) describes."""
+    wrapped = yamlsafe.LineDict({name: body})
+    wrapped.key_lines = {name: 1}
+    return _fact(Reader(path), wrapped, name, root)
 
 
 FACT_KEYS = frozenset({"file", "unit", "unwrap", "ignore"})
@@ -207,11 +228,14 @@ def _files(r: Reader, body: Any, where: str, root: Path) -> tuple[str, tuple[str
     if not isinstance(body["file"], dict):
         return _expand(r, body, "file", where, root)
     at = f"{where}.file"
-    spec = r.mapping(body["file"], at, required={"include"}, optional={"exclude"})
+    spec = r.child(body, "file", at, required={"include"}, optional={"exclude"})
     written, files = _expand(r, spec, "include", at, root)
     if "exclude" not in spec:
         return written, files
     excluded = r.relpaths(spec, "exclude", at)
+    for pattern in excluded:
+        if globs.problem(pattern):
+            r.fail(spec, "exclude", f"{at}.exclude: the glob {pattern!r} {globs.problem(pattern)}")
     kept = tuple(f for f in files if not any(globs.matches(pattern, f) for pattern in excluded))
     if not kept:
         r.fail(spec, "exclude", f"{at}.exclude: leaves none of the {len(files)} files `{written}` matches")
@@ -221,6 +245,10 @@ def _files(r: Reader, body: Any, where: str, root: Path) -> tuple[str, tuple[str
 def _expand(r: Reader, body: Any, key: str, where: str, root: Path) -> tuple[str, tuple[str, ...]]:
     """The key as written and the paths it names; a glob that matches no file is an error."""
     patterns = r.relpaths(body, key, where)
+    for pattern in patterns:
+        problem = globs.problem(pattern)
+        if problem:
+            r.fail(body, key, f"{where}.{key}: the glob {pattern!r} {problem}")
     paths, empty = globs.expand_all(root, patterns)
     if empty:
         r.fail(body, key, f"{where}.{key}: the glob {empty[0]!r} matches no file under the root {root}"

@@ -73,6 +73,12 @@ class Reader:
                 raise ConfigError(f"{label}: missing required key `{key}`", self.loc_of(node))
         return node
 
+    def child(self, mapping: Any, key: str, where: str, required: AbstractSet[str] = frozenset(),
+              optional: AbstractSet[str] = frozenset(), any_keys: bool = False) -> dict[str, Any]:
+        """``mapping[key]`` as a mapping (see ``mapping``); a value of another shape is refused
+        at the key's line."""
+        return self.mapping(mapping[key], where, required, optional, any_keys, line=self.line_of(mapping, key))
+
     def sequence(self, mapping: Any, key: str, where: str = "") -> list[Any]:
         value = mapping.get(key)
         if not isinstance(value, list):
@@ -153,7 +159,7 @@ class Reader:
     def where(self, mapping: Any, where: str) -> tuple[tuple[int, str], ...]:
         if "where" not in mapping:
             return ()
-        spec = self.mapping(mapping["where"], f"{where}.where", any_keys=True)
+        spec = self.child(mapping, "where", f"{where}.where", any_keys=True)
         out = []
         for key, text in spec.items():
             match = re.fullmatch(r"arg(\d+)", key)

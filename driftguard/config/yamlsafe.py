@@ -21,7 +21,8 @@ import yaml
 from driftguard.model import ConfigError, Location
 
 MAX_NODES = 100_000
-"""How many nodes a config may expand to, counting each alias use anew."""
+"""How many nodes aliases may add to a config, counting each use of an alias anew: a plain
+config of any size spends none of it, a nested-alias bomb all of it at once."""
 
 MAX_DEPTH = 100
 """How deeply mappings and sequences may nest (a real config needs about six)."""
@@ -102,6 +103,7 @@ class _Converter:
         self.path = path
         self.budget = MAX_NODES
         self.open: set[int] = set()  # ids of the collections on the path being converted
+        self.seen: set[int] = set()  # ids of the nodes converted once: meeting one again is an alias use
         self.loader = LOADER("")  # used only to resolve plain scalars
 
     def _spend(self, node: yaml.Node) -> None:
@@ -116,7 +118,10 @@ class _Converter:
         return Location(self.path, node.start_mark.line + 1, node.start_mark.column + 1)
 
     def convert(self, node: yaml.Node) -> Any:
-        self._spend(node)
+        if id(node) in self.seen:
+            self._spend(node)
+        else:
+            self.seen.add(id(node))
         if isinstance(node, yaml.ScalarNode):
             return self._scalar(node)
         if id(node) in self.open:
@@ -136,7 +141,11 @@ class _Converter:
     def _scalar(self, node: yaml.ScalarNode) -> Any:
         if node.tag not in _SCALAR_TAGS:
             raise ConfigError(f"YAML tag {node.tag!r} is not allowed; only plain values", self._loc(node))
-        return self.loader.construct_object(node, deep=True)
+        try:
+            return self.loader.construct_object(node, deep=True)
+        except ValueError as exc:  # an integer past Python's digit limit, a float it cannot read
+            raise ConfigError(f"the value {node.value[:40]!r}{'...' if len(node.value) > 40 else ''} cannot be "
+                              f"read ({' '.join(str(exc).split()[:8])}...)", self._loc(node)) from None
 
     def _sequence(self, node: yaml.SequenceNode) -> LineList:
         if node.tag != _SEQ_TAG:

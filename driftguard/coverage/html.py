@@ -43,6 +43,7 @@ def render_html(result: CoverageResult, show_missing: bool = False) -> str:
         '<html lang="en">',
         "<head>",
         '<meta charset="utf-8">',
+        '<meta name="generator" content="driftguard coverage">',
         f"<title>driftguard coverage: {result.percent}%</title>",
         f"<style>{_STYLE}</style>",
         "</head>",

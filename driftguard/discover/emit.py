@@ -89,6 +89,14 @@ def render_config(discovery: Discovery) -> str:
     return "\n".join(out) + "\n"
 
 
+def config_parts(discovery: Discovery) -> tuple[list[str], list[str]]:
+    """The proposals as YAML lines: the entries under ``facts:`` and those under ``rules:``
+    (for ``driftguard init``, which writes rules of its own beside them)."""
+    facts = _facts(discovery.proposals, "")
+    return facts[1:] if facts and facts[0] == "facts:" else [], [line for p in discovery.proposals
+                                                                  for line in _rule(p)]
+
+
 def _facts(proposals: tuple[Proposal, ...] | list[Proposal], indent: str) -> list[str]:
     facts: dict[str, FactRef] = {}
     for p in proposals:

@@ -34,13 +34,20 @@ Path = tuple[str | int, ...]
 def block_claim(doc: Document, form: BlockClaim) -> Claim:
     scope = scope_of(doc, form.section, form.within) if form.section or form.within else None
     blocks = [b for b in within(doc.blocks, scope, lambda b: b.span[0]) if b.lang in form.langs]
-    if form.flags:
-        items = [item for b in blocks for item in _flags(doc, b)]
-    else:
-        items = [item for b in blocks for item in _data(doc, b, form)]
+    items: list[Item] = []
+    unread: list[ParseError] = []
+    for block in blocks:
+        try:
+            items += _flags(doc, block) if form.flags else _data(doc, block, form)
+        except ParseError as exc:
+            unread.append(exc)
+    if unread and not items:
+        raise unread[0]  # nothing read, and a block that might hold it could not be: never a pass
     if not items:
         raise _missing(doc, form, scope, len(blocks))
-    return Claim(tuple(items), items[0].location or Location(doc.path))
+    notes = tuple(f"{e.location.line if e.location else '?'}: {e.message}; not read (another block states the "
+                  "value)" for e in unread)
+    return Claim(tuple(items), items[0].location or Location(doc.path), notes)
 
 
 def path_parts(path: str) -> Path:

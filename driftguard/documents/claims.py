@@ -29,10 +29,10 @@ from driftguard.config.specs import (
 from driftguard.documents.blocks import block_claim
 from driftguard.documents.matches import headings_claim, items_claim, list_items, text_claim
 from driftguard.documents.model import Cell, Document, Row, Sentence, Table, fold_key
-from driftguard.documents.scope import Scope, gone, line_list, not_found, scope_of, within
+from driftguard.documents.scope import Scope, gone, line_list, not_found, scope_of, top_line, within
 from driftguard.documents.snippets import snippet_claim
 from driftguard.model import AmbiguousClaim, Claim, ClaimNotFound, Item, Location, PatternError, Value
-from driftguard.quantities import QUANTITY_PATTERN, read_value
+from driftguard.quantities import QUANTITY_PATTERN, find_quantities, read_value
 from driftguard.user_regex import Compiled, compile_user_regex, group_each
 
 
@@ -220,11 +220,12 @@ def _section_claim(doc: Document, form: SectionClaim) -> Claim:
 
 def _phrase_claim(doc: Document, form: PhraseClaim) -> Claim:
     scope = scope_of(doc, form.section, form.within) if form.section or form.within else None
-    regex = template_regex(form.template)
+    head, tail = _around(form.template)
     items = []
     for sentence in within(doc.sentences, scope, lambda s: s.span[0]):
-        found = [(m.start("value"), m.end("value")) for m in regex.finditer(sentence.text)]
-        found += _code_values(doc, sentence, form.template, found)
+        found = [(a, b) for a, b in _quantities(sentence.text)
+                 if head.search(sentence.text, 0, a) and tail.match(sentence.text, b)]
+        found += _code_values(doc, sentence, head, tail, found)
         for start, end in sorted(found):  # every occurrence is a claim, not only the first
             span = sentence.doc_span(start, end)
             where = Location(doc.path, doc.line_of(span[0]))
@@ -240,12 +241,25 @@ def _phrase_claim(doc: Document, form: PhraseClaim) -> Claim:
     return Claim(tuple(items), first if first is not None else Location(doc.path))
 
 
-def _code_values(doc: Document, sentence: Sentence, template: str,
+@functools.lru_cache(maxsize=65536)
+def _quantities(text: str) -> tuple[tuple[int, int], ...]:
+    """Where ``text`` states a quantity: found once per sentence, however many phrase
+    rules read it (each template only checks the words around them)."""
+    return tuple((a, b) for a, b, _ in find_quantities(text))
+
+
+@functools.lru_cache(maxsize=4096)
+def _around(template: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The template's text before ``{value}`` (matched up to a quantity's start) and after it."""
+    before, marker, after = template.partition("{value}")
+    if not marker:
+        raise PatternError(f"the phrase template {template!r} has no {{value}}")
+    return re.compile(f"{_lead(before)}{_literal(before)}\\Z"), re.compile(f"{_literal(after)}{_trail(after)}")
+
+
+def _code_values(doc: Document, sentence: Sentence, head: re.Pattern[str], tail: re.Pattern[str],
                  taken: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """Where a code span stands at ``{value}`` in ``sentence``: "Defaults to `data/`"."""
-    before, _, after = template.partition("{value}")
-    head = re.compile(f"{_lead(before)}{_literal(before)}\\Z")
-    tail = re.compile(f"{_literal(after)}{_trail(after)}")
     out = []
     for code in doc.code_spans:
         if not sentence.span[0] <= code.span[0] < sentence.span[1]:
@@ -254,7 +268,7 @@ def _code_values(doc: Document, sentence: Sentence, template: str,
         if at is None or any(a <= at < b for a, b in taken):
             continue
         end = at + len(code.text)
-        if head.search(sentence.text[:at]) and tail.match(sentence.text, end):
+        if head.search(sentence.text, 0, at) and tail.match(sentence.text, end):
             out.append((at, end))
     return out
 
@@ -296,7 +310,7 @@ def _mentions_claim(doc: Document, form: MentionsClaim) -> Claim:
     section = scope_of(doc, form.section) if form.section else None
     items = [Item(Value.string(c.text), Location(doc.path, c.line), c.span)
              for c in within(doc.code_spans, section, lambda c: c.span[0])]
-    return Claim(tuple(items), Location(doc.path, section.line if section else None))
+    return Claim(tuple(items), Location(doc.path, section.line if section and section.line else top_line(doc)))
 
 
 # -- shared ---------------------------------------------------------------------

@@ -12,9 +12,7 @@ so each cell's span is exact.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -41,6 +39,7 @@ from driftguard.documents.model import (
     fold_key,
 )
 from driftguard.documents.parser import block_tokens
+from driftguard.documents.sentences import sentences
 from driftguard.documents.slugs import Slugger
 from driftguard.documents.table_rows import TRIM, cell_runs
 from driftguard.model import Location, ParseError
@@ -50,10 +49,6 @@ __all__ = [
     "Anchor", "Cell", "CodeBlock", "CodeSpan", "Document", "Heading", "Link", "ListItem", "Prose", "Row", "Section",
     "Sentence", "Table", "fold_key", "parse_document",
 ]
-
-_ABBREVIATIONS = {"e.g.", "i.e.", "cf.", "vs.", "viz.", "approx.", "resp.", "mr.", "mrs.", "ms.", "dr.", "fig."}
-_SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*(?= |$)")
-
 
 def parse_document(path: str, text: str) -> Document:
     """Parse ``text`` (the document at repository-relative ``path``); ParseError if markdown-it fails."""
@@ -244,7 +239,7 @@ class _Builder:
         prose, codes, _ = self._prose(tok, self._line_runs(tok))
         self.paragraphs.append(prose)
         self.codes.extend(codes)
-        self.sentences.extend(_sentences(prose, self.line_of))
+        self.sentences.extend(sentences(prose, self.line_of))
         if item is not None:  # a paragraph directly inside a list item
             item.first = item.first or prose
             item.codes.extend(codes)
@@ -346,26 +341,3 @@ def _locate(line: str, piece: str) -> tuple[int, int]:
     if col >= 0:
         return len(piece) - len(core), col
     return 0, max(len(line) - len(piece), 0)
-
-
-def _sentences(prose: Prose, line_of: Callable[[int], int]) -> list[Sentence]:
-    """Split folded prose on . ! ? followed by a space and a capital, or by the end."""
-    text, out, start = prose.text, [], 0
-    for m in _SENTENCE_END.finditer(text):
-        end = m.end()
-        nxt = text[end + 1:end + 3].lstrip("\"'([")[:1]
-        if end < len(text) and not nxt.isupper():
-            continue
-        word = text[text.rfind(" ", 0, m.start()) + 1:end].lower()
-        if end < len(text) and word in _ABBREVIATIONS:
-            continue
-        out.append(_sentence(prose, start, end, line_of))
-        start = end + 1
-    if start < len(text):
-        out.append(_sentence(prose, start, len(text), line_of))
-    return out
-
-
-def _sentence(prose: Prose, start: int, end: int, line_of: Callable[[int], int]) -> Sentence:
-    span = prose.map.span(start, end)
-    return Sentence(prose.text[start:end], line_of(span[0]), span, prose.map, start)

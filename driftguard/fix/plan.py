@@ -19,7 +19,7 @@ from driftguard.config.loader import Config, Rule
 from driftguard.config.specs import Judging
 from driftguard.fix.changes import Change, Unfixed
 from driftguard.fix.edits import EditRefused, cell_problem, value_splice
-from driftguard.fix.rows import plan_rows
+from driftguard.fix.rows import grid_cell_problem, plan_rows
 from driftguard.fix.snippets import snippet_changes
 from driftguard.judging.compare import looks_like_ratio, same_value
 from driftguard.judging.engine import Engine
@@ -204,6 +204,9 @@ def _rewrite(rule: Rule, text: str, finding: Finding, item: Item, code: Item) ->
     if problem:
         raise EditRefused(f"the row '{item.label}': {problem}")
     splice = value_splice(text, item.span, old.text, written)
+    grid = grid_cell_problem(rule.doc, text, splice.start, splice.end, splice.new)
+    if grid:
+        raise EditRefused(grid)
     where = f" (row '{item.label}')" if item.label else ""
     line = item.location.line if item.location and item.location.line else 1
     return Change(rule.id, rule.doc, line, splice, f"'{old.text}' -> '{written}'{where}", (finding,))

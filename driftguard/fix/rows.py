@@ -19,6 +19,10 @@ never leave the document half-fixed for one of them:
 
 A value no cell can hold (``cell_problem``), or whose row would not read back as
 the value, is refused for its row only; the other rows are still added.
+
+Rows are added to markdown pipe tables only: a reStructuredText table (grid,
+simple, ``list-table``) keeps its columns aligned by hand, so its rows are refused
+with that reason (its values are still rewritten in place by ``fix.plan``).
 """
 
 from __future__ import annotations
@@ -27,12 +31,32 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from driftguard.config.specs import Form
+from driftguard.documents.formats import MARKDOWN, format_of
 from driftguard.documents.model import Document, Row, Table, fold_key
 from driftguard.documents.reader import parse_document
 from driftguard.fix.changes import Change, Unfixed, code, row_refused
 from driftguard.fix.edits import TODO, EditRefused, cell_problem, row_splice
 from driftguard.judging.result import RuleResult
 from driftguard.model import Direction, DriftguardError, Finding
+
+RST_ROWS = ("not fixable: fix adds rows to markdown tables only; add the row to the reStructuredText table "
+            "by hand, keeping its columns aligned")
+
+
+def grid_cell_problem(path: str, text: str, start: int, end: int, new: str) -> str | None:
+    """Why replacing ``text[start:end]`` with ``new`` would break a reStructuredText grid table
+    (its borders are drawn by hand: a cell keeps its width), or None."""
+    if format_of(path) == MARKDOWN or len(new) == end - start:
+        return None
+    lo = max(text.rfind("\n", 0, start), text.rfind("\r", 0, start)) + 1
+    line = text[lo:].splitlines()[0] if lo < len(text) else ""
+    above = text[:lo].splitlines()
+    while above and above[-1].lstrip().startswith("|"):
+        above.pop()
+    if not (line.lstrip().startswith("|") and above and above[-1].lstrip().startswith("+")):
+        return None
+    return (f"'{text[start:end]}' -> '{new}' would change the width of a grid table's cell, whose borders are "
+            "drawn by hand; fix it by hand")
 
 
 @dataclass
@@ -66,6 +90,8 @@ def plan_rows(path: str, text: str, doc: Document, requests: Sequence[tuple[Rule
     document at ``path``), given every rule that reads the document (``readers``)."""
     made: list[Change] = []
     left: list[Unfixed] = []
+    if format_of(path) != MARKDOWN:
+        return made, [Unfixed(f, RST_ROWS) for _, missing in requests for f in missing]
     tables: dict[int, list[_Reader]] = {}
     for judged, missing in requests:
         form, claim = judged.rule.claim, judged.claim

@@ -32,10 +32,11 @@ from driftguard.judging.cache_codec import (
     names_from_json,
     names_to_json,
 )
-from driftguard.judging.fingerprints import CLAIMS, code_fingerprint, digest, library_fingerprint
+from driftguard.judging.fingerprints import CLAIMS, TEXT, code_fingerprint, digest, library_fingerprint
 from driftguard.model import Claim, Item, NameItems
 
 if TYPE_CHECKING:
+    from driftguard.judging.history import Removal
     from driftguard.judging.linked import LinkedDoc
 
 T = TypeVar("T")
@@ -70,6 +71,25 @@ class FactCache:
         """What ``reader`` could not parse in ``path`` (content ``text``): ``(line, what)`` each."""
         return self._through("problems", reader, path, text, "problems", compute, _problems_to_json,
                              _problems_from_json)
+
+    def held(self, path: str, text: str, head: str, asked: list[tuple[int, str]],
+             compute: Callable[[], list[str]]) -> list[str]:
+        """Which names of ``asked`` (line, name) the code held when document ``path`` (content
+        ``text``) had those lines last changed, as of commit ``head``."""
+        return self._through("held", CLAIMS, path, text, (head, asked), compute, list, _strings)
+
+    def documented(self, path: str, text: str, compute: Callable[[], list[str]]) -> list[str]:
+        """The names document ``path`` (content ``text``) defines in headings, rows and items."""
+        return self._through("documented", CLAIMS, path, text, "documented", compute, list, _strings)
+
+    def removal(self, head: str, name: str, compute: Callable[[], Removal | None]) -> Removal | None:
+        """The commit that removed ``name`` from the code, as of commit ``head``."""
+        return self._through("removal", CLAIMS, "", "", (head, name), compute, _removal_to_json, _removal_from_json)
+
+    def repository_names(self, scope: str, stamp: str, compute: Callable[[], list[str]]) -> list[str]:
+        """The names the repository's files under ``scope`` hold (a folder, or ``""`` for
+        all of them), as of ``stamp``: a digest of each file's path, size and mtime."""
+        return self._through("repository", TEXT, scope, "", stamp, compute, list, _strings)
 
     def names(self, selector: Selector, texts: list[tuple[str, str]],
               compute: Callable[[], Sequence[Item]]) -> Sequence[Item]:
@@ -228,6 +248,27 @@ class FactCache:
             except OSError:
                 pass
         return removed
+
+
+def _removal_to_json(found: Removal | None) -> object:
+    return {"removal": None if found is None else [found.commit, found.date, found.subject, list(found.added)]}
+
+
+def _removal_from_json(data: object) -> Removal | None:
+    from driftguard.judging.history import Removal
+
+    found = data.get("removal", ()) if isinstance(data, dict) else ()
+    if found is None:
+        return None
+    if not isinstance(found, list) or len(found) != 4:
+        raise ValueError("not a removal")
+    return Removal(str(found[0]), str(found[1]), str(found[2]), tuple(str(n) for n in found[3]))
+
+
+def _strings(data: object) -> list[str]:
+    if not isinstance(data, list) or not all(isinstance(x, str) for x in data):
+        raise ValueError("not a list of names")
+    return list(data)
 
 
 def _problems_to_json(found: list[tuple[int, str]]) -> object:

@@ -63,7 +63,8 @@ def _unruns(raw: object) -> list[str]:
 def claim_to_json(claim: Claim) -> dict[str, object]:
     if type(claim) is not Claim or claim.location is None:
         raise Uncacheable("not a plain claim")
-    return {"items": items_to_json(claim.items), "location": _location_out(claim.location)}
+    return {"items": items_to_json(claim.items), "location": _location_out(claim.location),
+            "notes": list(claim.notes)}
 
 
 def claim_from_json(raw: object) -> Claim:
@@ -72,7 +73,10 @@ def claim_from_json(raw: object) -> Claim:
     items = items_from_json(raw["items"])
     if type(items) is not tuple:
         raise ValueError("expected a list of items")
-    return Claim(items, _location_in(raw["location"]))
+    notes = raw.get("notes", [])
+    if not isinstance(notes, list) or not all(isinstance(n, str) for n in notes):
+        raise ValueError("expected a list of notes")
+    return Claim(items, _location_in(raw["location"]), tuple(notes))
 
 
 def _item_out(item: Item) -> list[object]:

@@ -9,12 +9,14 @@ spec and code are unchanged since a previous run is read back without parsing.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from driftguard.config.loader import Config, FactSpec, Rule
 from driftguard.config.specs import Judging
+from driftguard.judging.baseline import Key, read_baseline, split
 from driftguard.judging.compare import (
     compare_entries,
     compare_rows,
@@ -56,6 +58,7 @@ class Engine:
         self.cache = cache  # None: nothing is read from or written to disk but the run's files
         self.workspace = Workspace(config.root, config.max_file_size, config.root_origin)
         self.facts = FactReader(self.workspace, cache)
+        self._known: Counter[Key] | None = None  # the baseline's entries no finding has matched yet
 
     def fact(self, spec: FactSpec) -> Fact:
         """The fact ``spec`` names, extracted once per run; raises DriftguardError."""
@@ -102,6 +105,18 @@ class Engine:
         return ws.cached("doc", path, lambda: read_document(path, ws.read_text(path)))
 
     def judge(self, rule: Rule) -> RuleResult:
+        """``rule`` judged, once per run; findings the baseline holds are set apart as known."""
+        return self.workspace.cached("judged", f"{rule.id}\0{rule.doc}", lambda: self._known_apart(self._judge(rule)))
+
+    def _known_apart(self, result: RuleResult) -> RuleResult:
+        if self.config.baseline is None or not result.findings:
+            return result
+        if self._known is None:
+            self._known = read_baseline(self.config.baseline).counts()
+        new, known = split(result.findings, self._known)
+        return replace(result, status=_status(new), findings=tuple(new), known=tuple(known)) if known else result
+
+    def _judge(self, rule: Rule) -> RuleResult:
         facts: dict[str, Fact] = {}
         problems: list[Finding] = []
         for name in rule.facts:
@@ -131,7 +146,8 @@ class Engine:
                     findings += compare_set(rule, list(facts.values()), claim)
         if any(f.kind is MISSING_IN_CODE for f in findings):
             findings = self._anchor(rule, facts, findings)
-        return RuleResult(rule, _status(findings), tuple(findings), tuple(facts.values()), claim)
+        notes = claim.notes if claim is not None else ()
+        return RuleResult(rule, _status(findings), tuple(findings), tuple(facts.values()), claim, notes)
 
     def _judge_snippets(self, rule: Rule) -> RuleResult:
         """A ``snippet`` rule: each marked block equals the code its marker names."""
@@ -164,6 +180,7 @@ class Engine:
         """A ``references`` or ``links`` rule: every name or link of the document resolves."""
         findings = list(problems)
         claim: Claim | None = None
+        skipped: tuple[str, ...] = ()
         try:
             if rule.claim.judging is Judging.LINKS:
                 from driftguard.judging.links import judge_links
@@ -180,28 +197,46 @@ class Engine:
 
                 claim = read() if self.cache is None else self.cache.claim(rule.doc, text, (rule.claim, sorted(top)),
                                                                            read)
-                found = [] if problems else judge_references(
-                    rule, text, claim, list(facts.values()), self.repository(), self._outside(rule),
-                    [f for name in rule.facts for f in self.config.facts[name].files],
-                    lambda file: self._names_in(rule, file))
+                found = []
+                if not problems:
+                    from driftguard.judging import reference_context
+
+                    judged = judge_references(rule, text, claim, reference_context.symbol_index(self, rule, facts),
+                                              reference_context.context(self, rule, facts, text))
+                    found, skipped = judged.findings, tuple(judged.skipped)
             if not claim.items and rule.doc == rule.doc_pattern:
                 raise ClaimNotFound(f"the document no longer states it: it holds no {rule.claim.key} to check",
                                     Location(rule.doc))
+            if not claim.items and self._glob_holds_none(rule):
+                raise ClaimNotFound(f"the documents no longer state it: none of the documents `{rule.doc_pattern}` "
+                                    f"names holds {rule.claim.key} to check", Location(rule.doc))
             findings += found
         except DriftguardError as exc:
             findings.append(error_finding(rule, exc))
-        return RuleResult(rule, _status(findings), tuple(findings), tuple(facts.values()), claim)
+        return RuleResult(rule, _status(findings), tuple(findings), tuple(facts.values()), claim, skipped)
+
+    def _glob_holds_none(self, rule: Rule) -> bool:
+        """Whether ``rule`` is the first document of a glob none of whose documents holds a
+        link or reference: such a rule read nothing and is no pass (told once, on the first)."""
+        siblings = [r for r in self.config.rules if r.id == rule.id]
+        if siblings[0] is not rule:
+            return False
+        for other in siblings[1:]:
+            claim = self.judge(other).claim
+            if claim is None or claim.items:  # unread (an error of its own) or holding something
+                return False
+        return True
 
     def repository(self) -> Repository:
         """The repository's files and the names they hold, read once per run."""
         return self.workspace.cached("repository", "", lambda: Repository(self.workspace.root,
-                                                                          self.config.max_file_size))
+                                                                          self.config.max_file_size, self.cache))
 
-    def _outside(self, rule: Rule) -> set[str]:
+    def outside(self, rule: Rule) -> set[str]:
         """The documents of ``rule`` (every one its ``doc:`` names) and the config."""
         return {r.doc for r in self.config.rules if r.id == rule.id} | {self.config.display_path}
 
-    def _names_in(self, rule: Rule, file: str) -> set[str]:
+    def names_in(self, rule: Rule, file: str) -> set[str]:
         names: set[str] = set()
         for name in rule.facts:
             spec = self.config.facts[name]

@@ -27,6 +27,7 @@ from driftguard.model import (
     Item,
     Location,
     NameItems,
+    ParseError,
 )
 from driftguard.quantities import QuantityError, with_unit
 from driftguard.sources import load_reader, reader_name, unique_items
@@ -114,7 +115,13 @@ class FactReader:
             raise AmbiguousFact(f"a scalar fact, found in {len(holders)} files: " + ", ".join(
                 str(item.location or item) for item in items[:5]), items[1].location)
         if len(holders) > 1:
-            items = items.unique() if isinstance(items, NameItems) else tuple(unique_items(items))
+            if isinstance(items, NameItems):
+                items = items.unique()
+            elif spec.map:  # entries are one per key; two keys may share a default
+                items = tuple({item.label: item for item in reversed(items)}[label] for label in
+                              dict.fromkeys(item.label for item in items))
+            else:
+                items = tuple(unique_items(items))
         return Fact(name=spec.name, items=items, scalar=spec.scalar, location=_first_place(items, holders[0]))
 
     def _in_parallel(self, spec: FactSpec) -> dict[str, Sequence[Item]]:
@@ -146,6 +153,8 @@ class FactReader:
             else:
                 tree = self._tree(module, file)
             found = reader.extract(tree, spec.selector, file)
+            if not found and ws.read_text(file).strip():
+                _nothing_parses(reader.problems(tree, file), file)
             return found if isinstance(found, NameItems) else tuple(found)
 
         if self.cache is None:
@@ -219,3 +228,12 @@ def _joined(parts: list[Sequence[Item]]) -> Sequence[Item]:
 def _first_place(items: Sequence[Item], fallback: str) -> Location:
     first = items[0].location if items else None
     return first or Location(fallback)
+
+
+def _nothing_parses(problems: list[tuple[int, str]], file: str) -> None:
+    """A file that yields nothing and whose parser could not read it is no pass: a ``.go``
+    or ``.ts`` file that is not Go or TypeScript is one error tree, with no name in it."""
+    if problems:
+        line, what = problems[0]
+        raise ParseError(f"{file} yields nothing, and its parser could not read it (first at line {line}: {what})",
+                         Location(file, line))

@@ -17,6 +17,9 @@ CLAIMS = "driftguard.documents.claims"
 TEXT = "driftguard.sources.text"
 """The regex reader, which depends on no library."""
 
+QUERY = "driftguard.sources.query:"
+"""The ``query`` reader's keys, one per language: ``driftguard.sources.query:rust``."""
+
 
 def libraries(reader: str) -> tuple[tuple[str, str], ...] | None:
     """The (import name, distribution) of each library ``reader``'s results depend on,
@@ -26,6 +29,10 @@ def libraries(reader: str) -> tuple[tuple[str, str], ...] | None:
         return (("markdown_it", "markdown-it-py"),)
     if reader == TEXT:
         return ()
+    if reader.startswith(QUERY):  # the bindings and the language's grammar package; no parser imported
+        from driftguard.sources.query.grammars import libraries as grammar_libraries
+
+        return grammar_libraries(reader.removeprefix(QUERY))
     lang = languages.by_key(reader)
     return lang.libraries if lang is not None and lang.cached else None
 

@@ -1,5 +1,5 @@
-"""What a ``links`` rule needs of a document: its links, its anchors and what a site
-makes anchors from.
+"""What a ``links`` rule needs of a document (markdown or reStructuredText): its links,
+its anchors and what a site makes anchors from.
 
 Kept apart from the parsed ``Document`` so that the fact cache can hold it as
 JSON: a run whose documents are unchanged judges their links without loading
@@ -24,7 +24,9 @@ from dataclasses import dataclass
 from driftguard.documents.model import CodeBlock, Document, Link
 from driftguard.documents.targets import cross_references, labels
 
-MARKDOWN = (".md", ".markdown", ".mdown", ".mkd", ".mkdn")
+MARKDOWN_ONLY = (".md", ".markdown", ".mdown", ".mkd", ".mkdn")
+MARKDOWN = (*MARKDOWN_ONLY, ".rst", ".rest")
+"""The documents whose anchors a link's ``#fragment`` is checked against (the name is historical)."""
 _HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$", re.M)
 
 
@@ -69,7 +71,7 @@ class LinkedDoc:
 
 def linked_doc(doc: Document) -> LinkedDoc:
     links = [(link, doc.line_of(link.span[0]) if link.reference and link.span else 0) for link in doc.links]
-    markdown = doc.path.lower().endswith(MARKDOWN + (".mdx",))
+    markdown = doc.path.lower().endswith((*MARKDOWN_ONLY, ".mdx"))  # shortcodes and MyST roles
     roles = _cross_references(doc) if markdown else []
     if roles:  # in the document's order: by line, then by place on the line
         links = sorted(links + roles, key=lambda pair: (pair[0].line, _at(pair[0])))

@@ -26,10 +26,16 @@ PARALLEL_FROM = 4 * 1024 * 1024
 
 
 def default_jobs() -> int:
-    """``$DRIFTGUARD_JOBS`` when it is a positive whole number, else the usable CPUs."""
+    """``$DRIFTGUARD_JOBS`` when it is a positive whole number, else the usable CPUs; never
+    more than the usable CPUs (more processes than CPUs only cost memory)."""
+    usable = usable_cpus()
     explicit = os.environ.get("DRIFTGUARD_JOBS", "").strip()
     if explicit.isdigit() and int(explicit) > 0:
-        return int(explicit)
+        return min(int(explicit), usable)
+    return usable
+
+
+def usable_cpus() -> int:
     try:
         return max(len(os.sched_getaffinity(0)), 1)
     except AttributeError:  # pragma: no cover - not on Linux
@@ -60,7 +66,7 @@ def extract_many(selector: Selector, texts: dict[str, str], jobs: int | None = N
     """Path -> the items ``selector`` reads from it, for the files workers could read;
     empty when the files are too few or their characters fewer than ``smallest`` to be
     worth a pool (``PARALLEL_FROM`` unless given), or the pool fails."""
-    workers = default_jobs() if jobs is None else jobs
+    workers = min(default_jobs() if jobs is None else jobs, usable_cpus(), len(texts))
     sizes = {path: len(text) for path, text in texts.items()}
     if workers < 2 or len(texts) < 2 or sum(sizes.values()) < (PARALLEL_FROM if smallest is None else smallest):
         return {}

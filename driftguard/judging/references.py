@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import difflib
 import posixpath
-from collections.abc import Callable, Iterable, Sequence
-from pathlib import PurePosixPath
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
 from typing import cast
 
 from driftguard import languages
@@ -22,59 +23,12 @@ from driftguard.config.loader import Rule
 from driftguard.config.specs import ReferencesClaim
 from driftguard.documents.model import Document
 from driftguard.documents.references import EXTENSIONS, LOCATED, Shape, shape_of
+from driftguard.judging.evidence import shape_evidence
+from driftguard.judging.history import Removal
 from driftguard.judging.repository import Repository
-from driftguard.model import UNRESOLVED_REFERENCE, Claim, Fact, Finding, Item, Location, NameItems, Value
+from driftguard.judging.symbol_index import Index, enough_shared, words
+from driftguard.model import UNRESOLVED_REFERENCE, Claim, Finding, Item, Location, Value
 from driftguard.user_regex import compile_user_regex, search_each
-
-
-class Index:
-    """The names a rule's facts define (first definition kept) and their string literals;
-    an item is built only for a name that is looked up."""
-
-    def __init__(self, facts: Iterable[Fact]) -> None:
-        self._symbols: list[tuple[Sequence[Item], dict[str, int]]] = []
-        self._literals: list[tuple[Sequence[Item], dict[str, int]]] = []
-        for fact in facts:
-            items = fact.items
-            if isinstance(items, NameItems):
-                names, labels = items.names, items.labels
-            else:
-                names = [str(item.value.data) for item in items]
-                labels = [item.label for item in items]
-            for literal, tables in ((False, self._symbols), (True, self._literals)):
-                at = [i for i, label in enumerate(labels) if (label == "literal") is literal]
-                # reversed, so that the first of each name is the one the dict keeps
-                tables.append((items, dict(zip([names[i] for i in reversed(at)], reversed(at)))))
-        self.bases = {PurePosixPath(text).name for _, table in self._literals for text in table}
-
-    def symbol(self, name: str) -> Item | None:
-        """``name`` whole, or a dotted name by its trailing parts (``chat.NewService``)."""
-        parts = name.split(".")
-        for i in range(len(parts)):
-            found = _lookup(self._symbols, ".".join(parts[i:]))
-            if found is not None:
-                return found
-        return None
-
-    def literal(self, name: str) -> Item | None:
-        return _lookup(self._literals, name)
-
-    def closest(self, name: str) -> Item | None:
-        names = list(dict.fromkeys(n for _, table in self._symbols for n in table))
-        last = name.split(".")[-1].lower()
-        holding = sorted((n for n in names if last in n.lower() and n.lower() != last), key=len)
-        if holding:
-            return self.symbol(holding[0])
-        close = difflib.get_close_matches(name, names, n=1, cutoff=0.7)
-        return self.symbol(close[0]) if close else None
-
-
-def _lookup(tables: list[tuple[Sequence[Item], dict[str, int]]], name: str) -> Item | None:
-    for items, table in tables:
-        at = table.get(name)
-        if at is not None:
-            return items[at]
-    return None
 
 
 def references_claim(rule: Rule, doc: Document, top: frozenset[str]) -> Claim:
@@ -92,73 +46,160 @@ def references_claim(rule: Rule, doc: Document, top: frozenset[str]) -> Claim:
     return Claim(items, Location(doc.path))
 
 
-def judge_references(rule: Rule, source: str, claim: Claim, facts: list[Fact], repository: Repository,
-                     outside: Iterable[str], fact_files: Iterable[str],
-                     defined_in: Callable[[str], set[str]]) -> list[Finding]:
-    """A finding for each item of ``claim`` that resolves to nothing, or that a sentence
-    places in a file the code does not define it in. ``defined_in`` gives the names a
-    fact file defines (asked only for files a sentence names)."""
+@dataclass
+class Context:
+    """What a ``references`` rule resolves its document's names against."""
+
+    repository: Repository
+    outside: set[str]  # the documents the rule reads and the config: never evidence
+    fact_files: tuple[str, ...]
+    defined_in: Callable[[str], set[str]]  # the names a fact file defines (asked only for a file a sentence names)
+    documented: Callable[[], frozenset[str]] = frozenset  # names the documents define (evidence.defined_by)
+    declared: frozenset[str] = frozenset()  # what a dotted name may start with (evidence.declared_heads)
+    held: Callable[[list[tuple[int, str]]], set[str]] = lambda asked: set()  # history: names the code held
+    removal: Callable[[str], Removal | None] = lambda name: None
+
+
+@dataclass(frozen=True)
+class Judged:
+    findings: list[Finding]
+    skipped: list[str]  # ``LINE: `name`: why it is not reported``
+
+
+def judge_references(rule: Rule, source: str, claim: Claim, index: Index, context: Context) -> Judged:
+    """A finding for each item of ``claim`` that resolves to nothing and names this
+    repository's code by its shape or its history (every one with ``strict``), or that a
+    sentence places in a file the code does not define it in."""
     form = cast(ReferencesClaim, rule.claim)
-    index = Index(facts)
-    files = tuple(fact_files)
     where_facts = ", ".join(f"`{f}`" for f in rule.facts) or "no fact"
-    findings = []
+    findings: list[Finding] = []
+    unresolved: list[tuple[Item, Shape, str]] = []
     repo_names: frozenset[str] | None = None
     for item in claim.items:
         text = str(item.value.data)
         shape = shape_of(text, form.bare)
         assert shape is not None
         if shape.kind == "path":
-            if not _path_resolves(shape.name, rule.doc, repository, index):
-                findings.append(_finding(rule, item, f"`{text}` names no file or folder of the repository"
-                                         f"{_closest_path(shape.name, repository)}"))
+            if not path_resolves(shape.name, rule.doc, context.repository, index):
+                unresolved.append((item, shape, f"`{text}` names no file or folder of the repository"
+                                   f"{_closest_path(shape.name, context.repository)}"))
             continue
         found = index.symbol(shape.name) or index.literal(shape.name)
+        if found is None and (shape.name in context.documented() or text in context.documented()):
+            continue
         if found is None and form.repository:
             if repo_names is None:
-                repo_names = repository.names(outside)
+                repo_names = context.repository.names(context.outside)
             if shape.name in repo_names:
                 continue
         if found is None:
-            near = index.closest(shape.name)
-            hint = f"; closest: `{near.value.data}` ({near.location})" if near else ""
             scope = f"the symbols of {where_facts}" if rule.facts else "the repository"
-            findings.append(_finding(rule, item, f"`{text}` names nothing in {scope}"
-                                     f"{' or elsewhere in the repository' if form.repository and rule.facts else ''}"
-                                     f"{hint}"))
+            unresolved.append((item, shape, f"`{text}` names nothing in {scope}"
+                               f"{' or elsewhere in the repository' if form.repository and rule.facts else ''}"))
             continue
         placed = _placed_in(source, item)
         if placed and found.location is not None:
-            wrong = _misplaced(shape, placed, found, files, defined_in)
+            wrong = _misplaced(shape, placed, found, context.fact_files, context.defined_in)
             if wrong:
                 findings.append(_finding(rule, item, wrong))
-    return findings
+    reported, skipped = _with_evidence(form, unresolved, context)
+    findings += [_finding(rule, item, message + _hint(shape, index, context)) for item, shape, message in reported]
+    return Judged(sorted(findings, key=lambda f: (f.doc.line or 0) if f.doc else 0), skipped)
+
+
+def _with_evidence(form: ReferencesClaim, unresolved: list[tuple[Item, Shape, str]],
+                   context: Context) -> tuple[list[tuple[Item, Shape, str]], list[str]]:
+    """The unresolved items that name this repository's code (by shape, then history),
+    and a note for each one left out; with ``strict`` every one is reported."""
+    if form.strict:
+        return unresolved, []
+    reported, pending = [], []
+    for entry in unresolved:
+        if shape_evidence(entry[1], context.declared, context.repository):
+            reported.append(entry)
+        else:
+            pending.append(entry)
+    held = context.held([(item.location.line or 0 if item.location else 0, shape.name) for item, shape, _ in pending])
+    skipped = []
+    for entry in pending:
+        item, shape, _ = entry
+        if shape.name in held:
+            reported.append(entry)
+        else:
+            line = item.location.line if item.location else "?"
+            skipped.append(f"{line}: `{item.value.data}`: no evidence it names this repository's code (not a call, "
+                           "a known package's member or a source path, and not in the code when the line was written)")
+    return reported, skipped
+
+
+def _hint(shape: Shape, index: Index, context: Context) -> str:
+    """Where the name went: the commit that removed it and the closest name it added,
+    else the closest name the code has."""
+    if shape.kind == "path":
+        return ""
+    gone = context.removal(shape.name)
+    if gone is not None:
+        last = shape.name.split(".")[-1]
+        became = [n for n in gone.added if index.symbol(n) is not None and n != last]
+        best = _best(last, became)
+        added = f", which added `{best}`" if best else ""
+        return f"; removed in {gone.commit} ({gone.date}, '{gone.subject}'){added}"
+    near = index.closest(shape.name)
+    return f"; closest: `{near.value.data}` ({near.location})" if near else ""
+
+
+def _best(old: str, candidates: list[str]) -> str | None:
+    wanted = words(old)
+    scored = [(len(set(wanted) & set(words(c))), -abs(len(c) - len(old)), c) for c in candidates
+              if enough_shared(wanted, words(c))]
+    return max(scored)[2] if scored else None
 
 
 def _finding(rule: Rule, item: Item, message: str) -> Finding:
     return Finding(UNRESOLVED_REFERENCE, rule.id, message, value=str(item.value.data), doc=item.location)
 
 
-def _path_resolves(path: str, doc_path: str, repository: Repository, index: Index) -> bool:
+def path_resolves(path: str, doc_path: str, repository: Repository, index: Index) -> bool:
     """A file or folder relative to the root or the document, a glob that matches, a
     string literal of the facts' files, or a path the repository holds at its end
     (``config/specs.py`` for ``driftguard/config/specs.py``, ``edits.py`` for a file of
-    that name): documents name files relative to the package they describe."""
-    if index.literal(path) is not None or PurePosixPath(path).name in index.bases:
+    that name): documents name files relative to the package they describe. Nothing
+    outside the root is read, stat'ed or walked: a path that climbs out of it, or runs
+    through a symlink that leads out, resolves to nothing."""
+    if index.literal(path) is not None or posixpath.basename(path.rstrip("/")) in index.bases:
         return True
     folder = posixpath.dirname(doc_path)
     for written in _module_forms(path):
-        for candidate in (written, posixpath.normpath(posixpath.join(folder, written))):
-            if candidate.startswith("../") or candidate == "..":
+        beside = posixpath.normpath(posixpath.join(folder, written))
+        for candidate in dict.fromkeys((posixpath.normpath(written), beside)):
+            if candidate.startswith(("../", "/")) or candidate == "..":
                 continue
             if globs.is_glob(candidate):
                 if globs.expand(repository.root, candidate, tests=True):
                     return True
-            elif (repository.root / candidate).exists():
+            elif _inside(repository.root, candidate):
                 return True
         if not globs.is_glob(written) and not written.startswith("../") and repository.holds(written.lstrip("./")):
             return True
     return False
+
+
+def _inside(root: Path, relative: str) -> bool:
+    """Whether ``relative`` names a file or folder under ``root`` whose every symlink stays
+    under it; a link that leads out is never followed to its target."""
+    here = root
+    for part in PurePosixPath(relative).parts:
+        here = here / part
+        if here.is_symlink():
+            try:
+                target = here.resolve()
+            except (OSError, RuntimeError):
+                return False
+            if not target.is_relative_to(root.resolve()):
+                return False
+        elif not here.exists():
+            return False
+    return True
 
 
 def _module_forms(path: str) -> list[str]:
@@ -173,8 +214,8 @@ def _module_forms(path: str) -> list[str]:
 
 
 def _closest_path(path: str, repository: Repository) -> str:
-    base = PurePosixPath(path).name
-    same = [f for f in repository.files if PurePosixPath(f).name == base]
+    base = posixpath.basename(path.rstrip("/"))
+    same = [f for f in repository.files if f.rpartition("/")[2] == base]
     if same:
         return f"; a file of that name: `{same[0]}`"
     close = difflib.get_close_matches(path, repository.files, n=1, cutoff=0.75)

@@ -4,16 +4,27 @@ Files are the tracked files where the root is a git work tree, otherwise every
 file under the root but the usual vendored, build and tool folders. A name
 appears when it occurs whole: an identifier as a word, a dotted name with
 every part (``VM.GuestAgent.Audit`` in ``perms: [VM.GuestAgent.Audit]``). Each
-file is read once per run and reduced to the set of names it holds.
+file is read once per run and reduced to the set of names it holds; with a cache,
+the names of each folder and of the whole are kept by the files' sizes and
+modification times, so a warm run stats the files and reads none.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import posixpath
 import re
 import subprocess
 from collections.abc import Iterable
+from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from driftguard.judging.fingerprints import digest
+
+if TYPE_CHECKING:
+    from driftguard.judging.cache import FactCache
 
 SKIPPED_FOLDERS = frozenset({
     ".git", ".hg", ".svn", "node_modules", "vendor", "third_party",
@@ -30,6 +41,10 @@ DOCUMENTATION = (".md", ".markdown", ".mdown", ".mkd", ".mdx", ".rst", ".adoc", 
 """Prose files: their names never keep a reference alive."""
 
 _NAMES = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+_OWN_OUTPUT = re.compile(rb'"name":\s*"driftguard"|<meta name="generator" content="driftguard|'
+                         rb'\A\{\s*"ok":\s*(?:true|false),\s*"version":')
+"""What driftguard's own reports say near their top (SARIF, the JSON format, the coverage
+page): a name they quote never keeps a reference alive."""
 
 
 def repository_files(root: Path) -> list[str]:
@@ -59,6 +74,11 @@ def _git_files(root: Path) -> list[str] | None:
     return [p for p in done.stdout.decode("utf-8", "replace").split("\0") if p]
 
 
+def own_output(data: bytes) -> bool:
+    """Whether ``data`` is a report driftguard wrote (SARIF, JSON, the coverage page)."""
+    return bool(_OWN_OUTPUT.search(data[:4096]))
+
+
 def names_in(data: bytes) -> frozenset[str]:
     """Every identifier and every run of dotted parts (``a.b.c`` gives ``a.b``, ``b.c``,
     ``a.b.c`` and each part) in ``data``."""
@@ -77,9 +97,10 @@ def names_in(data: bytes) -> frozenset[str]:
 class Repository:
     """Names per file, read lazily, once per run."""
 
-    def __init__(self, root: Path, max_file_size: int) -> None:
+    def __init__(self, root: Path, max_file_size: int, cache: FactCache | None = None) -> None:
         self.root = root
         self.max_file_size = max_file_size
+        self.cache = cache
         self.files = repository_files(root)
         self._names: dict[str, frozenset[str]] = {}
         self._unions: dict[frozenset[str], frozenset[str]] = {}
@@ -111,7 +132,9 @@ class Repository:
             data = full.read_bytes()
         except OSError:
             return frozenset()
-        return frozenset() if b"\0" in data[:8192] else names_in(data)
+        if b"\0" in data[:8192] or own_output(data):
+            return frozenset()
+        return names_in(data)
 
     def names(self, outside: Iterable[str]) -> frozenset[str]:
         """The names of every file but ``outside`` (the documents a rule reads) and the
@@ -119,9 +142,44 @@ class Repository:
         a changelog or a guide no rule reads, is as stale as one in the rule's documents."""
         key = frozenset(outside)
         if key not in self._unions:
-            union: set[str] = set()
-            for path in self.files:
-                if path not in key and not path.lower().endswith(DOCUMENTATION):
-                    union |= self._of(path)
-            self._unions[key] = frozenset(union)
+            paths = [p for p in self.files if p not in key and not p.lower().endswith(DOCUMENTATION)]
+            self._unions[key] = self._union(paths) if self.cache is not None else self._read_all(paths)
         return self._unions[key]
+
+    def _read_all(self, paths: Iterable[str]) -> frozenset[str]:
+        union: set[str] = set()
+        for path in paths:
+            union |= self._of(path)
+        return frozenset(union)
+
+    def _union(self, paths: list[str]) -> frozenset[str]:
+        """``_read_all`` through the cache: the whole union by every file's stamp, and on a
+        miss each folder's by its files' stamps, so one changed file rereads one folder."""
+        cache = self.cache
+        assert cache is not None
+        folders: dict[str, list[tuple[str, object]]] = {}
+        for path in paths:
+            folders.setdefault(posixpath.dirname(path), []).append((path, self._stamp(path)))
+        stamps = {folder: _digest([self.max_file_size, files]) for folder, files in folders.items()}
+
+        def folder_names(files: list[tuple[str, object]]) -> list[str]:
+            return sorted(self._read_all(p for p, _ in files))
+
+        def every_folder() -> list[str]:
+            union: set[str] = set()
+            for folder, files in folders.items():
+                union.update(cache.repository_names(folder + "/", stamps[folder], partial(folder_names, files)))
+            return sorted(union)
+
+        return frozenset(cache.repository_names("", _digest(sorted(stamps.items())), every_folder))
+
+    def _stamp(self, path: str) -> object:
+        try:
+            found = os.lstat(self.root / path)
+        except OSError:
+            return None
+        return [found.st_size, found.st_mtime_ns, found.st_mode]
+
+
+def _digest(data: object) -> str:
+    return digest(json.dumps(data, separators=(",", ":")).encode("utf-8", "surrogatepass"))

@@ -19,6 +19,8 @@ class RuleResult:
     findings: tuple[Finding, ...]
     facts: tuple[Fact, ...]
     claim: Claim | None
+    skipped: tuple[str, ...] = ()  # ``LINE: what: why`` for each thing read and deliberately not judged
+    known: tuple[Finding, ...] = ()  # findings the baseline holds: drift the project adopted the guard with
 
 
 @dataclass(frozen=True)
@@ -29,6 +31,11 @@ class Result:
     @property
     def findings(self) -> tuple[Finding, ...]:
         return tuple(f for r in self.rules for f in r.findings)
+
+    @property
+    def known(self) -> tuple[Finding, ...]:
+        """The findings the baseline holds, left out of ``findings``."""
+        return tuple(f for r in self.rules for f in r.known)
 
     @property
     def warnings(self) -> tuple[str, ...]:

@@ -6,7 +6,7 @@ from typing import Any
 
 from driftguard._version import __version__
 from driftguard.judging.result import Result, RuleResult
-from driftguard.model import Fact, Status
+from driftguard.model import Fact, NameItems, Status
 
 
 def summary(result: Result) -> dict[str, int]:
@@ -15,6 +15,7 @@ def summary(result: Result) -> dict[str, int]:
         "passed": result.count(Status.PASS),
         "failed": result.count(Status.FAIL),
         "errors": result.count(Status.ERROR),
+        "known": len(result.known),
     }
 
 
@@ -25,23 +26,36 @@ def rule_record(rr: RuleResult) -> dict[str, Any]:
         "doc": rr.rule.doc,
         "why": rr.rule.why or None,
         "findings": [f.to_json() for f in rr.findings],
+        "skipped": list(rr.skipped),
     }
 
 
+NAMES_LISTED = 20
+"""Values listed of a ``symbols`` fact, which may hold hundreds of thousands of names:
+a report stays linear in its findings and claims, never in a fact's names."""
+
+
 def fact_record(fact: Fact) -> dict[str, Any]:
-    return {
+    many = isinstance(fact.items, NameItems) and len(fact.items) > NAMES_LISTED
+    listed = fact.items[:NAMES_LISTED] if many else fact.items
+    record: dict[str, Any] = {
         "name": fact.name,
         "scalar": fact.scalar,
+        "count": len(fact.items),
         "values": [
             {
                 "value": item.value.canonical,
                 "text": item.value.text,
                 "kind": item.value.kind.value,
                 "source": item.location.to_json() if item.location else None,
+                **({"key": item.label} if item.label and item.label != "literal" else {}),
             }
-            for item in fact.items
+            for item in listed
         ],
     }
+    if many:
+        record["truncated"] = True  # `driftguard facts NAME` lists them all
+    return record
 
 
 def result_record(result: Result, with_facts: bool = False) -> dict[str, Any]:
@@ -86,4 +100,6 @@ def summary_line(result: Result) -> str:
     if s["errors"]:
         parts.append(f"{s['errors']} error{'s' if s['errors'] != 1 else ''}")
     noun = "rule" if s["rules"] == 1 else "rules"
-    return f"driftguard: {s['rules']} {noun}: {', '.join(parts)}"
+    known = len(result.known)
+    tail = f"; {known} known finding{'s' if known != 1 else ''} in the baseline not shown" if known else ""
+    return f"driftguard: {s['rules']} {noun}: {', '.join(parts)}{tail}"

@@ -74,6 +74,12 @@ def render_report(result: Result) -> str:
             if count > REPORT_VALUES:
                 more = count - REPORT_VALUES
                 lines.append(f"        ... and {more} more (`driftguard facts {fact.name}` lists them all)")
+        if rr.skipped:
+            hint = "; `references: {strict: true}` judges every one" if rr.rule.claim.key == "references" else ""
+            lines.append(f"      not judged ({len(rr.skipped)}{hint}):")
+            lines += [f"        {rr.rule.doc}:{note}" for note in rr.skipped[:REPORT_VALUES]]
+            if len(rr.skipped) > REPORT_VALUES:
+                lines.append(f"        ... and {len(rr.skipped) - REPORT_VALUES} more")
     mismatches = result.findings
     lines.append("")
     if mismatches:

@@ -45,7 +45,7 @@ def plan(rule: Rule, config: Config, facts: dict[str, Fact], claim_items: tuple[
         return _snippet_mutations(rule, facts, claim_items)
     if judging is Judging.REFERENCES:
         return [Mutation("doc: reference renamed", "doc", UNRESOLVED_REFERENCE, rule.doc,
-                         partial(doc.rename_reference, items=claim_items))]
+                         partial(doc.rename_reference, items=claim_items, evident=rule.claim.needs_evidence))]
     if rule.scalar:
         return _scalar_mutations(rule, config, facts, claim_items)
     out: list[Mutation] = []

@@ -8,6 +8,7 @@ matching ``code_spans`` holds a value that regex accepts and the code does not
 declare, so the rule must report it missing in code. A ``links`` rule is
 proved by renaming the heading one of its links names (``remove_heading``).
 (Files read by a ``pattern`` regex are mutated by ``driftguard.sources.text.mutate``.)
+A reStructuredText page is written in its own markup by ``selftest.doc_rst``.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Collection, Iterable
+from pathlib import PurePosixPath
 
+from driftguard import languages
 from driftguard.config.loader import Rule
 from driftguard.config.specs import Form
 from driftguard.documents.formats import read_document
@@ -25,6 +28,7 @@ from driftguard.documents.references import shape_of
 from driftguard.documents.targets import is_relative, resolve_path, split_target
 from driftguard.model import Item, Kind, Location
 from driftguard.quantities import QuantityError, format_like
+from driftguard.selftest import doc_rst
 from driftguard.sources.mutation import (
     SELFTEST,
     CannotApply,
@@ -58,6 +62,9 @@ def add_row(text: str, rule: Rule, table_line: int | None) -> Edit:
     column = table.column(name) if name else default
     if column is None:
         raise CannotApply(f"{form.describe()} has no column '{name}'")
+    if doc_rst.is_rst(rule.doc):
+        new, line = doc_rst.add_row(text, table, column, FILLER)
+        return Edit(new, f"added a row holding {doc_rst.code(SELFTEST)} to {form.describe()}", line, (SELFTEST,))
     starts = line_starts(text)
     last = text[starts[table.end_line - 1]:table.span[1]]
     prefix = last[: len(last) - len(last.lstrip(" \t>"))]
@@ -94,6 +101,10 @@ def add_code_span(text: str, rule: Rule, declared: Collection[str] = ()) -> Edit
     value, claimed = _fitting(form.span_regex, [c.text for c in doc.code_spans if section.contains(c.span[0])],
                               declared)
     nl, at = newline_of(text), section.body_start
+    if doc_rst.is_rst(rule.doc):
+        sentence = f"The selftest names {doc_rst.code(value)} here."
+        new, line = doc_rst.add_sentence(text, section, sentence)
+        return Edit(new, f"added the sentence '{sentence}' to section '{section.title}'", line, (claimed,))
     sentence = f"The selftest names `{value}` here."
     lead = nl if at and text[at - 1] not in "\r\n" else ""
     if text.startswith(nl, at):  # a blank line follows the heading: keep one on each side
@@ -139,6 +150,10 @@ def add_bullet(text: str, rule: Rule) -> Edit:
     if not items:
         raise CannotApply(f"section '{section.title}' has no bullet items to add to")
     last = items[-1]
+    if doc_rst.is_rst(rule.doc):
+        content = f"{doc_rst.code(SELFTEST)} ({FILLER})" if last.codes else SELFTEST
+        new, line = doc_rst.add_bullet(text, last, content)
+        return Edit(new, f"added the bullet '- {content}' to section '{section.title}'", line, (SELFTEST,))
     starts = line_starts(text)
     first_line = text[starts[last.line - 1]:].split("\n", 1)[0]
     marker = re.match(r"[ \t>]*[-*+][ \t]+", first_line)
@@ -173,9 +188,15 @@ def change_value(text: str, item: Item) -> Edit:
             raise CannotApply(f"cannot write {new_value.canonical} like '{old.text}': {exc}") from None
         expect: tuple[str, ...] = (written.strip(), new_value.canonical)
     else:
-        written = text[start:end] + "_selftest"
+        stated = text[start:end]
+        quoted = len(stated) > 1 and stated[0] == stated[-1] and stated[0] in "'\""
+        written = stated[:-1] + "_selftest" + stated[-1] if quoted else stated + "_selftest"
         expect = (written,)
-    new = text[:start] + written + text[end:]
+    path = item.location.path if item.location else ""
+    if doc_rst.is_rst(path):  # a table cell that grows widens its column
+        new = doc_rst.refit(text, read_document(path, text), item.span, written)
+    else:
+        new = text[:start] + written + text[end:]
     where = f" (row '{item.label}')" if item.label else ""
     shown = " ".join(text[start:end].split())
     return Edit(new, f"'{shown}' -> '{written}'{where}", line_number(text, start), expect)
@@ -205,7 +226,7 @@ def repeat_line(text: str, line: int, expect: str) -> Edit:
 
 # -- documents: links ---------------------------------------------------------
 
-_MARKDOWN = (".md", ".markdown", ".mdown", ".mkd", ".mkdn")
+_MARKDOWN = (".md", ".markdown", ".mdown", ".mkd", ".mkdn", *doc_rst.RST)  # pages with heading anchors
 _LINE_FRAGMENT = re.compile(r"L\d+(?:C\d+)?(?:-L\d+(?:C\d+)?)?")
 _MAX_RENAMES = 20  # a heading repeated more often than this is not worth a selftest
 
@@ -272,7 +293,7 @@ def _renamed(text: str, path: str, fragment: str) -> str | None:
             return text
         if anchor.heading is None:
             return None
-        text = _append(text, anchor.heading)
+        text = doc_rst.renamed(text, anchor.heading) if doc_rst.is_rst(path) else _append(text, anchor.heading)
     return None
 
 
@@ -281,11 +302,13 @@ def _append(text: str, heading: Heading) -> str:
     return text[:at] + f" {SELFTEST}" + text[at:]
 
 
-def rename_reference(text: str, items: Iterable[Item]) -> Edit:
+def rename_reference(text: str, items: Iterable[Item], evident: bool = False) -> Edit:
     """The first reference of the claim renamed to a name nothing defines: a call or
     name gets a suffix (before its parentheses), a file a prefix on its last segment,
     a folder a missing folder inside it. The new part is drawn from a hash of the
-    document, so no string of any code (this tool's own included) holds it."""
+    document, so no string of any code (this tool's own included) holds it. With
+    ``evident``, a bare name becomes a call, a shape a ``references`` rule reports
+    without history: the rename must be one the rule can see."""
     tag = "gone" + hashlib.sha256(text.encode()).hexdigest()[:10]
     for item in items:
         if item.span is None:
@@ -298,9 +321,15 @@ def rename_reference(text: str, items: Iterable[Item]) -> Edit:
             body = old.rstrip("/")
             folder, slash, last = body.rpartition("/")
             new = f"{body}/{tag}/" if body != old else f"{folder}{slash}{tag}-{last}"
+            if evident:  # a source file under the path's top folder: a path the rule reports
+                suffix = PurePosixPath(last).suffix
+                extension = suffix if suffix in set(languages.extensions()) else next(languages.extensions())
+                new = f"{body.split('/', 1)[0] or body}/{tag}{extension}"
         else:
             forms = (f"{head}_{tag}", f"{head}{tag.capitalize()}", f"{head}_{tag.upper()}")
             named = next((f for f in forms if shape_of(f + paren + args) is not None), forms[0])
+            if evident and not paren:
+                paren, args = "(", ")"
             new = f"{named}{paren}{args}"  # in the shape of the old one: `FooGone..`, `FOO_GONE..`
         return Edit(text[:start] + new + text[end:], f"`{old}` -> `{new}`", line_number(text, start), (new,))
     raise NotApplicable("the document holds no reference the selftest can rename")

@@ -87,7 +87,13 @@ class SelftestResult:
         mutation could not be applied or judged (2 wins over 1)."""
         if any(not r.clean for r in self.rules) or self.count(Verdict.ERROR):
             return 2
-        return 0 if all(r.can_fail for r in self.rules) else 1
+        return 0 if all(self.rule_can_fail(r.rule.id) for r in self.rules) else 1
+
+    def rule_can_fail(self, rule_id: str) -> bool:
+        """Some document of the rule caught a mutation, and none missed one: a rule over a
+        glob fails through the documents that hold what it reads, not one with nothing."""
+        verdicts = {o.verdict for r in self.rules if r.rule.id == rule_id for o in r.outcomes}
+        return Verdict.CAUGHT in verdicts and Verdict.MISSED not in verdicts
 
     @property
     def ok(self) -> bool:
@@ -171,7 +177,10 @@ def _selftest_rule(config: Config, clean: RuleResult, failed: dict[str, str], ro
         return RuleSelftest(rule, False, tuple(problems))
     facts = {f.name: f for f in clean.facts}
     claim = clean.claim
-    mutations = plan(rule, config, facts, claim.items if claim else (), claim.location.line if claim else None)
+    known = {(f.doc.line if f.doc else None, f.value) for f in clean.known}  # baselined: already broken
+    items = tuple(i for i in claim.items if (i.location.line if i.location else None, str(i.value.data)) not in known
+                  ) if claim else ()
+    mutations = plan(rule, config, facts, items, claim.location.line if claim else None)
     outcomes = tuple(_attempt(config, rule, m, facts, root, parsed) for m in mutations)
     return RuleSelftest(rule, True, (), outcomes)
 
@@ -283,8 +292,12 @@ def render_selftest(result: SelftestResult) -> str:
             notes += [(len(rows) - 1, f"  {p}") for p in report.problems]
             continue
         if not report.outcomes or not any(o.verdict is Verdict.CAUGHT for o in report.outcomes):
-            rows.append((rid, "(any)", report.rule.doc, Verdict.MISSED.value, "no mutation applies or is caught: "
-                         "nothing shows this rule can fail"))
+            if result.rule_can_fail(rid):
+                rows.append((rid, "(any)", report.rule.doc, Verdict.NOT_APPLICABLE.value,
+                             "nothing to mutate in this document; another document of the rule shows it can fail"))
+            else:
+                rows.append((rid, "(any)", report.rule.doc, Verdict.MISSED.value, "no mutation applies or is "
+                             "caught: nothing shows this rule can fail"))
         for o in report.outcomes:
             rows.append((rid, o.mutation, str(o.where) if o.where else "-", o.verdict.value, o.what))
             if o.detail:
@@ -317,7 +330,7 @@ def _summary(result: SelftestResult) -> str:
         return f"{head}; not clean before mutating: {', '.join(dirty)}"
     if counts[Verdict.ERROR]:
         return f"{head}; some mutations could not be applied or judged"
-    weak = [r.rule.id for r in result.rules if not r.can_fail]
+    weak = list(dict.fromkeys(r.rule.id for r in result.rules if not result.rule_can_fail(r.rule.id)))
     if weak:
         return f"{head}; these rules cannot be shown to fail: {', '.join(weak)}"
     return f"{head}; every rule caught every mutation"

@@ -16,8 +16,8 @@ from driftguard.text import line_number, line_starts, newline_of
 from driftguard.user_regex import compile_user_regex
 
 __all__ = [
-    "IDENTIFIER", "SELFTEST", "CannotApply", "Edit", "NotApplicable", "bumped", "last_item", "last_line",
-    "line_number", "line_starts", "new_name", "newline_of", "offset_of",
+    "IDENTIFIER", "SELFTEST", "CannotApply", "Edit", "NotApplicable", "after_line_at", "bumped", "indent_at",
+    "last_item", "last_line", "line_number", "line_start_at", "line_starts", "new_name", "newline_of", "offset_of",
 ]
 
 SELFTEST = "driftguard_selftest"
@@ -118,3 +118,20 @@ def bumped(value: Value) -> Value:
         seconds = float(value.data)
         return Value(Kind.DURATION, seconds * 2 if seconds else 60.0)
     raise NotApplicable(f"the value `{value}` is not a quantity")
+
+
+def line_start_at(src: bytes, at: int) -> int:
+    """The offset where the line holding byte ``at`` of ``src`` starts."""
+    return src.rfind(b"\n", 0, at) + 1
+
+
+def after_line_at(src: bytes, at: int) -> int:
+    """The offset just after the line break ending the line that holds byte ``at``."""
+    end = src.find(b"\n", at)
+    return len(src) if end < 0 else end + 1
+
+
+def indent_at(src: bytes, start: int) -> str | None:
+    """The white space before byte ``start`` on its line, or None when code precedes it."""
+    lead = src[line_start_at(src, start):start]
+    return lead.decode() if not lead.strip() else None

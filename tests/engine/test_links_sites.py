@@ -19,7 +19,7 @@ from driftguard.judging.links import judge_links
 from driftguard.judging.sites import NAMES, Tree, site_for
 from driftguard.judging.workspace import Workspace
 from driftguard.model import Claim, Direction, Finding
-from tests.conftest import FIXTURES
+from tests.helpers import FIXTURES
 
 SITES_DIR = FIXTURES / "sites"
 

@@ -9,38 +9,27 @@ The reader is tested on each shape directly; the engine on the fixture tree
 from __future__ import annotations
 
 import shutil
-import textwrap
 from pathlib import Path
 
 import pytest
 
 from driftguard.config.loader import load_config
 from driftguard.config.specs import Call, Calls, Constant, MapKeys, StringMethod
-from driftguard.judging.engine import Engine
 from driftguard.judging.result import Result
 from driftguard.model import AmbiguousFact, FactNotFound, Kind, Status
 from driftguard.sources import python as reader
+from tests.engine.python_source import SourceReader
+from tests.helpers import edit, judge
 
 PATH = "pkg/mod.py"
 SHAPES = Path(__file__).resolve().parents[1] / "fixtures" / "python_shapes"
 
 
-def read(source: str, selector):
-    return reader.extract(reader.parse(PATH, textwrap.dedent(source)), selector, PATH)
-
-
-def values(source: str, selector) -> list:
-    return [item.value.data for item in read(source, selector)]
-
-
-def not_found(source: str, selector) -> str:
-    with pytest.raises(FactNotFound) as caught:
-        read(source, selector)
-    return caught.value.message
-
-
-def skipped(source: str, selector) -> list[str]:
-    return reader.skipped(reader.parse(PATH, textwrap.dedent(source)), selector, PATH)
+SOURCE = SourceReader(PATH)
+read = SOURCE.read
+values = SOURCE.values
+not_found = SOURCE.not_found
+skipped = SOURCE.skipped
 
 
 # -- the evaluator: os.getenv defaults and conversions --------------------------
@@ -74,7 +63,7 @@ def test_an_environment_default_is_the_value(expression: str, kind: Kind, data: 
     ('os.environ.get("X", None)', "has no default"),
     ('os.environ["X"]', "is not a constant expression"),
     ('int(os.getenv("X", "fifteen"))', "cannot be computed"),
-    ('int(os.getenv("X", "15"), 16)', "is not a constant expression"),
+    ('int(os.getenv("X", "15"), 16)', "is a call, not a constant expression"),
     ('float(os.getenv("X", "inf"))', "is not a finite number"),
     ('int(True)', "int() of a bool is not supported"),
     ('os.getenv("X", 15) or 3', "is not a constant expression"),
@@ -299,14 +288,14 @@ def test_calls_without_within_read_the_whole_file() -> None:
 def test_a_call_whose_argument_is_not_literal_is_left_out_and_said() -> None:
     assert values(OPTIONS, Calls("option", within="BuildCommand")) == ["format"]
     assert skipped(OPTIONS, Calls("option", within="BuildCommand")) == [
-        "line 15: argument 0 `PHASE` is not a literal (`object()` is not a constant expression); left out"]
+        "line 15: argument 0 `PHASE` is not a literal (`object()` is a call, not a constant expression); left out"]
     assert skipped(OPTIONS, Calls("option", within="VersionCommand")) == []
 
 
 def test_calls_with_no_literal_argument_is_fact_not_found_saying_why() -> None:
     assert not_found(OPTIONS, Calls("option", within="Broken")) == (
         "no call of option in Broken has a literal argument 0: "
-        "line 22: argument 0 `PHASE` is not a literal (`object()` is not a constant expression)")
+        "line 22: argument 0 `PHASE` is not a literal (`object()` is a call, not a constant expression)")
 
 
 @pytest.mark.parametrize(("selector", "message"), [
@@ -340,22 +329,12 @@ def shapes(tmp_path: Path) -> Path:
     return root
 
 
-def run(root: Path) -> Result:
-    return Engine(load_config(root / "driftguard.yaml")).run()
-
-
-def edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text, old
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
-
-
 def findings(result: Result) -> list[tuple[str, str, str | None, int | None]]:
     return [(f.rule, f.kind.kind, f.value, f.doc.line if f.doc else None) for f in result.findings]
 
 
 def test_the_fixture_tree_passes_every_rule(shapes: Path) -> None:
-    result = run(shapes)
+    result = judge(shapes)
     assert [rr.status for rr in result.rules] == [Status.PASS] * len(result.rules), findings(result)
     assert {rr.rule.id for rr in result.rules} == {
         "timeout", "retries", "settings", "parallel", "version-options", "config-keys", "levels"}
@@ -384,7 +363,7 @@ def test_drift_in_each_shape_is_a_finding_at_its_document_line(
     shapes: Path, file: str, old: str, new: str, expected: tuple, named: str
 ) -> None:
     edit(shapes / file, old, new)
-    result = run(shapes)
+    result = judge(shapes)
     found = [f for f in result.findings if (f.rule, f.kind.kind, f.value, f.doc.line) == expected]
     assert found, findings(result)
     assert found[0].doc.path == "docs/guide.md" and named in found[0].message
@@ -394,7 +373,7 @@ def test_drift_in_each_shape_is_a_finding_at_its_document_line(
 def test_an_option_gone_from_code_is_missing_in_code_at_the_class(shapes: Path) -> None:
     edit(shapes / "src/app/commands.py", '        option("next-phase", None, "Increment the phase of the current '
          'version"),\n', "")
-    result = run(shapes)
+    result = judge(shapes)
     [finding] = [f for f in result.findings if f.rule == "version-options"]
     assert (finding.kind.kind, finding.value, finding.doc.line) == ("missing-in-code", "next-phase", 22)
     assert finding.source.line == 19 and finding.declared == "class VersionCommand"
@@ -402,7 +381,7 @@ def test_an_option_gone_from_code_is_missing_in_code_at_the_class(shapes: Path) 
 
 def test_a_misspelt_key_path_is_fact_not_found_naming_the_path(shapes: Path) -> None:
     edit(shapes / "driftguard.yaml", '["installer"]["parallel"]', '["installer"]["paralel"]')
-    result = run(shapes)
+    result = judge(shapes)
     [finding] = [f for f in result.findings if f.rule == "parallel"]
     assert finding.kind.kind == "fact-not-found"
     assert '`Config.default_config["installer"]` (line 21) has no key "paralel" ' \
@@ -412,7 +391,7 @@ def test_a_misspelt_key_path_is_fact_not_found_naming_the_path(shapes: Path) -> 
 
 def test_an_environment_read_losing_its_default_is_fact_not_found(shapes: Path) -> None:
     edit(shapes / "src/app/constants.py", '"APP_REQUESTS_TIMEOUT", 15', '"APP_REQUESTS_TIMEOUT"')
-    [finding] = [f for f in run(shapes).findings if f.rule == "timeout"]
+    [finding] = [f for f in judge(shapes).findings if f.rule == "timeout"]
     assert finding.kind.kind == "fact-not-found" and "has no default" in finding.message
 
 

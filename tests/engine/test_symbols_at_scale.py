@@ -83,11 +83,38 @@ def test_too_few_characters_or_one_job_start_no_pool(monkeypatch: pytest.MonkeyP
     assert processes.extract_many(Symbols(), texts, jobs=1, smallest=0) == {}
 
 
-def test_the_jobs_variable_sets_the_worker_count(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_jobs_variable_sets_the_worker_count_up_to_the_usable_cpus(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(processes, "usable_cpus", lambda: 4)
     monkeypatch.setenv("DRIFTGUARD_JOBS", "3")
     assert processes.default_jobs() == 3
+    monkeypatch.setenv("DRIFTGUARD_JOBS", "100000")
+    assert processes.default_jobs() == 4
     monkeypatch.setenv("DRIFTGUARD_JOBS", "zero")
-    assert processes.default_jobs() >= 1
+    assert processes.default_jobs() == 4
+
+
+def test_no_more_workers_start_than_there_are_files_or_cpus(monkeypatch: pytest.MonkeyPatch) -> None:
+    started: list[int] = []
+
+    class Pool:
+        def __init__(self, max_workers: int, mp_context: object) -> None:
+            started.append(max_workers)
+
+        def __enter__(self) -> Pool:
+            return self
+
+        def __exit__(self, *args: object) -> None:
+            return None
+
+        def map(self, fn: object, *args: object) -> list[object]:
+            return []
+
+    monkeypatch.setattr(processes, "ProcessPoolExecutor", Pool)
+    monkeypatch.setattr(processes, "usable_cpus", lambda: 2)
+    monkeypatch.setenv("DRIFTGUARD_JOBS", "100000")
+    texts = {f"{i}.go": "package a\n" * 50 for i in range(40)}
+    processes.extract_many(Symbols(), texts, smallest=0)
+    assert started == [2]
 
 
 def _tree(tmp_path: Path, files: int = 6) -> Path:

@@ -187,20 +187,20 @@ def test_an_unresolvable_go_map_key_names_the_file() -> None:
 
 
 PY_FACTS = [
-    ("reference_impl/fsm.py", Constants(type="SessionState")),
-    ("reference_impl/fsm.py", Constants(type="ToolKind", values="names")),
-    ("reference_impl/fsm.py", StringMethod("ToolKind")),
-    ("reference_impl/fsm.py", Constant("RECOVERY_TTL")),
-    ("reference_impl/tools.py", MapKeys("TOOL_REGISTRY", resolve=True)),
-    ("reference_impl/tools.py", MapKeys("TOOL_REGISTRY")),
-    ("reference_impl/tools.py", Constants(name="^(PULSE|PATROL)_")),
-    ("reference_impl/loop.py", Call("asyncio.Semaphore", within="AgenticLoop")),
-    ("reference_impl/loop.py", Constant("MAX_LOOK_GATE_BLOCKS")),
-    ("reference_impl/errors.py", Constants(type="AgentErrorCode")),
-    ("reference_impl/errors.py", StringMethod("AgentErrorCode")),
-    ("reference_impl/findings.py", Constant("INVESTIGATION_COOLDOWN")),
-    ("reference_impl/signal_types.py", Constants(type="SignalType")),
-    ("reference_impl/signal_types.py", Constant("SIGNAL_STORAGE_WARNING_PERCENT")),
+    ("reference_impl/ai/chat/fsm.py", Constants(type="SessionState")),
+    ("reference_impl/agentcapabilities/tool_call.py", Constants(type="ToolCallKind", values="names")),
+    ("reference_impl/agentcapabilities/tool_call.py", StringMethod("ToolCallKind")),
+    ("reference_impl/ai/chat/fsm.py", Constant("RECOVERY_TTL")),
+    ("reference_impl/agentcapabilities/invocation.py", MapKeys("TOOL_REGISTRY", resolve=True)),
+    ("reference_impl/agentcapabilities/invocation.py", MapKeys("TOOL_REGISTRY")),
+    ("reference_impl/agentcapabilities/tool_names.py", Constants(name="^(PULSE|PATROL)_")),
+    ("reference_impl/ai/chat/agentic.py", Call("asyncio.Semaphore", within="AgenticLoop")),
+    ("reference_impl/ai/chat/agentic.py", Constant("MAX_LOOK_GATE_BLOCKS")),
+    ("reference_impl/agentcapabilities/errors.py", Constants(type="AgentErrorCode")),
+    ("reference_impl/agentcapabilities/errors.py", StringMethod("AgentErrorCode")),
+    ("reference_impl/ai/findings.py", Constant("INVESTIGATION_COOLDOWN")),
+    ("reference_impl/ai/patrol_signals/types.py", Constants(type="SignalType")),
+    ("reference_impl/ai/patrol_signals/types.py", Constant("SIGNAL_STORAGE_WARNING_PERCENT")),
 ]
 PY_SOURCES = {rel: (REPO / rel).read_text(encoding="utf-8") for rel, _ in PY_FACTS}
 

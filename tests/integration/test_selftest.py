@@ -84,7 +84,7 @@ def test_repository_cap_is_changed_where_the_call_names_it(repository) -> None: 
                 if o.rule == "concurrency-cap" and o.mutation.startswith("code"))
     assert code.verdict is Verdict.CAUGHT
     assert "MAX_PARALLEL_TOOLS = 4" in code.what and "`5`" in code.what
-    assert code.where is not None and code.where.path == "reference_impl/loop.py"
+    assert code.where is not None and code.where.path == "reference_impl/ai/chat/agentic.py"
     assert "5" in code.finding.message
 
 
@@ -442,7 +442,7 @@ def test_derived_values_follow_the_last_value() -> None:
 
 def test_the_summary_names_the_document_a_glob_rule_is_not_clean_on(tmp_path: Path, monkeypatch, capsys) -> None:
     from driftguard.cli import main
-    from tests.conftest import write_tree
+    from tests.helpers import write_tree
 
     root = write_tree(tmp_path, {
         "src/a.py": "def run_job():\n    return 1\n",

@@ -4,8 +4,6 @@ key path and an ``os.getenv`` default are changed, and each is caught."""
 
 from __future__ import annotations
 
-import hashlib
-import shutil
 import textwrap
 from pathlib import Path
 
@@ -14,28 +12,19 @@ import pytest
 from driftguard.config.loader import FactSpec
 from driftguard.config.specs import Calls, Constant, MapKeys, Selector
 from driftguard.model import Fact
-from driftguard.selftest import SelftestResult, Verdict, render_selftest, run_selftest
+from driftguard.selftest import SelftestResult, Verdict, render_selftest
 from driftguard.sources import python as reader
 from driftguard.sources.mutation import CannotApply, Edit, NotApplicable
 from driftguard.sources.python import mutate
+from tests.helpers import digest, selftest_of_copy
 
 SHAPES = Path(__file__).resolve().parents[1] / "fixtures" / "python_shapes"
 PATH = "src/mod.py"
 
 
-def digest(folder: Path) -> dict[str, str]:
-    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file() and "__pycache__" not in p.parts}
-
-
 @pytest.fixture(scope="module")
 def result(tmp_path_factory: pytest.TempPathFactory) -> tuple[SelftestResult, Path, dict[str, str]]:
-    from driftguard.config.loader import load_config
-
-    root = tmp_path_factory.mktemp("shapes") / "app"
-    shutil.copytree(SHAPES, root)
-    before = digest(root)
-    return run_selftest(load_config(root / "driftguard.yaml")), root, before
+    return selftest_of_copy(SHAPES, tmp_path_factory.mktemp("shapes") / "app")
 
 
 def test_every_shape_rule_is_caught_and_the_tree_is_untouched(result) -> None:  # type: ignore[no-untyped-def]

@@ -11,11 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference_impl import errors
-from reference_impl.errors import AgentErrorCode, ErrorEnvelope, ToolErrorCode, decode_error_envelope
+from reference_impl.agentcapabilities import errors, tool_response
+from reference_impl.agentcapabilities.errors import AgentErrorCode, ErrorEnvelope, decode_error_envelope
+from reference_impl.agentcapabilities.tool_response import ToolErrorCode
 
-# Upstream rcourtman/Pulse internal/agentcapabilities/errors.go, in its order,
-# then the two codes HEAD added (their place in upstream's order is not known).
+# Upstream rcourtman/Pulse internal/agentcapabilities/errors.go at c313a80da, in its order
+# (AgentErrCodeActionReadinessCheckFailed's value is action_execution_availability_failed).
 UPSTREAM_AGENT_CODES = """
 resource_not_found operator_state_not_set operator_state_invalid invalid_finding_request
 finding_not_found finding_action_not_allowed patrol_unavailable invalid_action_request
@@ -24,12 +25,12 @@ invalid_action_decision action_not_found action_not_pending action_plan_expired
 action_approval_forbidden action_step_up_unavailable action_decision_conflict
 action_separation_required action_replan_required invalid_action_execution action_not_approved
 action_already_executing action_execution_final action_execution_forbidden action_not_executing
-action_dry_run_only action_plan_drift action_plan_identity_mismatch action_emergency_stop
+action_dry_run_only action_execution_availability_failed action_plan_drift
+action_plan_identity_mismatch action_refresh_not_allowed action_emergency_stop
 resource_remediation_locked mock_mode_enabled action_executor_unavailable action_queue_unavailable
 action_queue_query_failed action_queue_encode_failed invalid_action_list_limit
 invalid_action_list_view action_list_failed action_list_encode_failed action_detail_failed
 action_detail_encode_failed raw_command_retired
-action_execution_availability_failed action_refresh_not_allowed
 """.split()
 
 TOOL_CODES = [
@@ -65,9 +66,9 @@ def test_codes_are_strings_that_print_as_their_value():
 
 def test_members_are_written_as_literal_assignments():
     """A source parser (driftguard's Python reader) must see every value as a literal."""
-    tree = ast.parse(Path(errors.__file__).read_text(encoding="utf-8"))
-    classes = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
-    for enum, cls in ((AgentErrorCode, classes["AgentErrorCode"]), (ToolErrorCode, classes["ToolErrorCode"])):
+    for enum, module in ((AgentErrorCode, errors), (ToolErrorCode, tool_response)):
+        tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+        [cls] = [node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == enum.__name__]
         literal = {
             stmt.targets[0].id: stmt.value.value
             for stmt in cls.body

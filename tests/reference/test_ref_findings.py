@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference_impl import findings
-from reference_impl.findings import (
+from reference_impl.ai import findings
+from reference_impl.ai.findings import (
     INVESTIGATION_COOLDOWN,
     INVESTIGATION_FIX_RETRY_COOLDOWN,
     INVESTIGATION_TIMEOUT_COOLDOWN,

@@ -9,7 +9,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from reference_impl.fsm import (
+from reference_impl.ai.chat.fsm import (
     RECOVERY_TTL,
     FSMBlockedError,
     SessionFSM,
@@ -82,9 +82,32 @@ def test_write_blocked_in_resolving_with_error_fields() -> None:
     assert err.tool_kind is ToolKind.WRITE
     assert err.recoverable is True
     assert err.code == "FSM_BLOCKED"
-    assert "pulse_query" in err.reason
+    assert err.reason.startswith("POLICY_BLOCKED: state-changing tools require a validated target/resource context.")
     assert "pulse_control" in str(err) and "RESOLVING" in str(err)
     assert fsm.consecutive_verify_blocks == 0  # only VERIFYING blocks are counted
+
+
+def test_every_block_is_worded_as_upstreams_fsm_go_words_it() -> None:
+    # internal/ai/chat/fsm.go at c313a80da: FSMBlockedError.Error() and the three reasons
+    blocks = []
+    for state, check in (
+        (SessionState.RESOLVING, lambda fsm: fsm.check_tool(ToolKind.WRITE, "pulse_control")),
+        (SessionState.VERIFYING, lambda fsm: fsm.check_tool(ToolKind.WRITE, "pulse_control")),
+        (SessionState.VERIFYING, lambda fsm: fsm.check_final_answer()),
+    ):
+        with pytest.raises(FSMBlockedError) as info:
+            check(fsm_in(state))
+        blocks.append(str(info.value))
+    assert blocks == [
+        "FSM blocked tool 'pulse_control' (write) in state RESOLVING: POLICY_BLOCKED: state-changing tools "
+        "require a validated target/resource context. Establish the target from current context or available "
+        "tools, then retry only if the requested action still fits.",
+        "FSM blocked tool 'pulse_control' (write) in state VERIFYING: POLICY_BLOCKED: the previous "
+        "state-changing tool call still needs current verification evidence. Gather evidence for the changed "
+        "target, then retry only if another action is still needed.",
+        "FSM blocked in state VERIFYING: POLICY_BLOCKED: the previous state-changing tool call needs current "
+        "verification evidence before responding about the result.",
+    ]
 
 
 @pytest.mark.parametrize("state", [SessionState.READING, SessionState.WRITING])

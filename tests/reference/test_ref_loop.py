@@ -1,4 +1,4 @@
-"""Contract tests of reference_impl.loop: concurrency, the run, final answers and the summary call.
+"""Contract tests of reference_impl.ai.chat.agentic: concurrency, the run, final answers and the summary call.
 
 The harness (scripted provider, instrumented executor, call builders) lives here and is
 shared by the other ``test_ref_loop_*`` modules.
@@ -14,19 +14,8 @@ from typing import Any
 
 import pytest
 
-import reference_impl.loop as loop_module
-from reference_impl.fsm import SessionState
-from reference_impl.loop import (
-    MAX_LOOK_GATE_BLOCKS,
-    MAX_PARALLEL_TOOLS,
-    AgenticLoop,
-    LoopResult,
-    ProviderTurn,
-    ToolCall,
-    ToolResult,
-)
-from reference_impl.loop_phases import SUMMARY_PROMPT
-from reference_impl.tools import (
+import reference_impl.ai.chat.agentic as loop_module
+from reference_impl.agentcapabilities.tool_names import (
     PATROL_GET_FINDINGS,
     PATROL_REPORT_FINDING,
     PULSE_CONTROL,
@@ -35,6 +24,10 @@ from reference_impl.tools import (
     PULSE_QUESTION,
     PULSE_READ,
 )
+from reference_impl.ai.chat.agentic import MAX_LOOK_GATE_BLOCKS, MAX_PARALLEL_TOOLS, AgenticLoop
+from reference_impl.ai.chat.agentic_final import SUMMARY_PROMPT
+from reference_impl.ai.chat.fsm import SessionFSM, SessionState, ToolKind
+from reference_impl.ai.chat.types import LoopResult, ProviderTurn, ToolCall, ToolResult
 
 FINAL = ProviderTurn(text="all done")
 
@@ -185,7 +178,7 @@ def test_executor_failure_becomes_an_error_result() -> None:
     result = asyncio.run(AgenticLoop(ScriptedProvider([calls_turn(read("a"))]), broken).run("x"))
     assert_paired(result.messages)
     answer = tool_messages(result)["a"]
-    assert answer["is_error"] and "connection reset" in answer["content"]
+    assert answer["is_error"] and answer["content"] == "Error: connection reset"  # agentic.go: "Error: %v"
     assert result.fsm.state is SessionState.RESOLVING  # a failed read establishes nothing
 
 
@@ -212,8 +205,30 @@ def test_final_answer_after_unverified_write_sends_the_model_back() -> None:
     result = run(provider, Recorder())
     roles = [m["role"] for m in result.messages]
     refused_at = next(i for i, m in enumerate(result.messages) if m.get("content") == "restarted")
-    assert roles[refused_at + 1] == "user" and "verified" in result.messages[refused_at + 1]["content"]
+    assert roles[refused_at + 1] == "user"
+    assert result.messages[refused_at + 1]["content"] == (  # agentic.go's prompt, naming the last write tool
+        "Verification evidence is required before responding about the write result for pulse_control. "
+        "Decide what available evidence or tool call is appropriate to verify the current state."
+    )
     assert result.stop_reason == "final" and result.turns == 5 and result.final_text == "all done"
+
+
+def test_an_accepted_final_answer_closes_a_verification_a_read_satisfied() -> None:
+    # agentic.go completes the verification when the final answer passes CanFinalAnswer
+    fsm = SessionFSM()
+    for kind, tool in ((ToolKind.RESOLVE, "pulse_query"), (ToolKind.WRITE, "pulse_control"), (ToolKind.READ, "pulse_read")):
+        fsm.on_tool_success(kind, tool)
+    assert (fsm.state, fsm.read_after_write) == (SessionState.VERIFYING, True)
+    result = asyncio.run(AgenticLoop(ScriptedProvider([FINAL]), Recorder(), fsm=fsm).run("x"))
+    assert result.fsm.state is SessionState.READING and not result.fsm.read_after_write
+
+
+def test_the_summary_request_is_upstreams() -> None:
+    # agentic_final.go appends this user message to the summary call's transcript
+    assert SUMMARY_PROMPT == (
+        "Based on what you've investigated above, provide a complete response to the user. Explain what you "
+        "found or did, mention any issues or caveats they should know about, and suggest next steps if relevant."
+    )
 
 
 def test_max_turns_ends_with_one_summary_call_without_tools() -> None:

@@ -7,16 +7,7 @@ import json
 
 import pytest
 
-from reference_impl.fsm import SessionState
-from reference_impl.loop import DEFAULT_MAX_TOOL_CALLS, ToolCall
-from reference_impl.loop_phases import (
-    BUDGET_TEXT,
-    LOOP_DETECTED_TEXT,
-    MAX_IDENTICAL_CALLS,
-    REPORT_BUDGET_TEXT,
-    needs_serial,
-)
-from reference_impl.tools import (
+from reference_impl.agentcapabilities.tool_names import (
     PATROL_ASSESS_FINDING,
     PATROL_GET_FINDINGS,
     PATROL_PROPOSE_OBSERVER,
@@ -27,6 +18,17 @@ from reference_impl.tools import (
     PULSE_QUERY,
     PULSE_READ,
 )
+from reference_impl.ai.chat.agentic import DEFAULT_MAX_TOOL_CALLS
+from reference_impl.ai.chat.fsm import SessionState
+from reference_impl.ai.chat.phases import (
+    BUDGET_TEXT,
+    MAX_IDENTICAL_CALLS,
+    call_signature,
+    loop_detected_text,
+    needs_serial,
+    report_budget_text,
+)
+from reference_impl.ai.chat.types import ToolCall
 from tests.reference.test_ref_loop import (
     Recorder,
     ScriptedProvider,
@@ -151,11 +153,28 @@ def test_the_pending_recovery_is_cleared_by_the_tools_later_success() -> None:
 
 def test_a_strict_resolution_failure_opens_a_pending_recovery() -> None:
     recorder = Recorder(fail=["w"])
-    recorder.outputs["w"] = json.dumps({"error": "STRICT_RESOLUTION", "message": "name the target exactly"})
+    response = {"ok": False, "error": {"code": "STRICT_RESOLUTION", "message": "name the target exactly"}}
+    recorder.outputs["w"] = "refused: " + json.dumps(response)
     result = run(ScriptedProvider([calls_turn(query("look")), calls_turn(restart("w"))]), recorder)
     pending = list(result.fsm.pending_recoveries.values())
     assert [(p.error_code, p.tool) for p in pending] == [("STRICT_RESOLUTION", PULSE_CONTROL)]
     assert result.fsm.state is SessionState.READING  # the failed write moved nothing
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        '{"error": "STRICT_RESOLUTION", "message": "the envelope\'s error is a string, not a code"}',
+        "STRICT_RESOLUTION: the code in prose is no structured code",
+        '{"error": {"code": "STRICT_RESOLUTION"}} and text after the object',
+    ],
+)
+def test_only_a_structured_strict_resolution_code_opens_a_recovery(output: str) -> None:
+    # agentic.go asks ToolResultHasErrorCode, which reads the ToolResponse shape only
+    recorder = Recorder(fail=["w"])
+    recorder.outputs["w"] = output
+    result = run(ScriptedProvider([calls_turn(query("look")), calls_turn(restart("w"))]), recorder)
+    assert result.fsm.pending_recoveries == {}
 
 
 def test_another_failure_opens_no_recovery() -> None:
@@ -216,8 +235,16 @@ def test_same_turn_reports_beyond_the_budget_are_refused_in_order() -> None:
     result = run(provider, recorder, max_finding_reports=1)
     answers = tool_messages(result)
     assert not answers["r1"]["is_error"]
-    assert answers["r2"]["content"] == REPORT_BUDGET_TEXT and answers["r2"]["is_error"]
+    assert answers["r2"]["content"] == report_budget_text(1) and answers["r2"]["is_error"]
     assert recorder.ran == ["look", "r1", "a"] and recorder.peak == 1
+
+
+def test_a_refused_report_is_upstreams_json_error_result() -> None:
+    # agentic.go answers the report with NewToolJSONResultWithIsError({"error": {"code", "message"}}, true)
+    assert report_budget_text(2) == (
+        '{"error":{"code":"PATROL_FINDING_REPORT_BUDGET_EXHAUSTED","message":"This evaluation has already '
+        'accepted its maximum of 2 finding reports. Summarize the accepted results without another report call."}}'
+    )
 
 
 def test_a_rejected_report_does_not_use_the_budget() -> None:
@@ -225,7 +252,7 @@ def test_a_rejected_report_does_not_use_the_budget() -> None:
     recorder = Recorder(fail=["r1"])
     result = run(provider, recorder, max_finding_reports=1)
     answers = tool_messages(result)
-    assert not answers["r2"]["is_error"] and answers["r3"]["content"] == REPORT_BUDGET_TEXT
+    assert not answers["r2"]["is_error"] and answers["r3"]["content"] == report_budget_text(1)
     assert recorder.ran == ["look", "r1", "r2"]
 
 
@@ -238,13 +265,42 @@ def test_without_a_budget_reports_run_concurrently_and_unbounded() -> None:
 # -- loop detection and the tool-call budget (the budget is this reference's addition) --
 
 
+def test_the_loop_key_is_the_untrimmed_name_and_the_arguments_as_go_marshals_them() -> None:
+    # agentic_verification.go: toolCallKey is name + ":" + json.Marshal(input), or the name alone
+    assert call_signature(ToolCall("a", "pulse_read", {"b": "<", "a": 1.0})) == 'pulse_read:{"a":1,"b":"\\u003c"}'
+    assert call_signature(ToolCall("a", " pulse_read", {})) == " pulse_read:{}"
+    assert call_signature(ToolCall("a", "pulse_read", {"x": float("nan"), "y": 1})) == "pulse_read"
+
+
+def test_calls_go_cannot_encode_count_together_under_their_name() -> None:
+    nan = float("nan")
+    calls = [ToolCall(f"c{i}", PULSE_READ, {"x": nan, "i": i}) for i in range(MAX_IDENTICAL_CALLS + 1)]
+    recorder = Recorder()
+    result = run(ScriptedProvider([calls_turn(call) for call in calls]), recorder)
+    assert tool_messages(result)[f"c{MAX_IDENTICAL_CALLS}"]["content"].startswith("LOOP_DETECTED: ")
+    assert len(recorder.ran) == MAX_IDENTICAL_CALLS
+
+
+def test_a_name_with_spaces_is_another_loop_key() -> None:
+    spaced = [ToolCall(f"s{i}", " pulse_read", {"resource_id": "same"}) for i in range(MAX_IDENTICAL_CALLS)]
+    plain = [ToolCall(f"p{i}", PULSE_READ, {"resource_id": "same"}) for i in range(MAX_IDENTICAL_CALLS)]
+    recorder = Recorder()
+    run(ScriptedProvider([calls_turn(call) for call in [*spaced, *plain]]), recorder)
+    assert len(recorder.ran) == 2 * MAX_IDENTICAL_CALLS
+
+
 def test_repeated_identical_call_is_refused_as_a_loop() -> None:
     repeats = MAX_IDENTICAL_CALLS + 2
     provider = ScriptedProvider([calls_turn(read("same")) for _ in range(repeats)])
     recorder = Recorder()
     result = run(provider, recorder)
     answers = [m["content"] for m in result.messages if m["role"] == "tool"]
-    assert answers == ["out:same"] * MAX_IDENTICAL_CALLS + [LOOP_DETECTED_TEXT] * 2
+    refusals = [loop_detected_text(PULSE_READ, count) for count in (MAX_IDENTICAL_CALLS + 1, MAX_IDENTICAL_CALLS + 2)]
+    assert answers == ["out:same"] * MAX_IDENTICAL_CALLS + refusals
+    assert refusals[0] == (
+        "LOOP_DETECTED: You have called pulse_read with the same arguments 4 times. "
+        "This call is blocked. Try a different tool or approach."
+    )
     assert len(recorder.ran) == MAX_IDENTICAL_CALLS
 
 

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import asyncio
 
-from reference_impl.fsm import SessionState
-from reference_impl.loop import MAX_LOOK_GATE_BLOCKS, AgenticLoop, ToolCall
-from reference_impl.loop_phases import (
+from reference_impl.agentcapabilities.tool_names import PULSE_CONTROL, PULSE_METRICS
+from reference_impl.ai.chat.agentic import MAX_LOOK_GATE_BLOCKS, AgenticLoop
+from reference_impl.ai.chat.fsm import SessionState
+from reference_impl.ai.chat.phases import (
     LOOK_FIRST_TEXT,
-    LOOP_DETECTED_TEXT,
     MAX_IDENTICAL_CALLS,
     NON_INTERACTIVE_TEXT,
     SKIPPED_TEXT,
+    loop_detected_text,
 )
-from reference_impl.tools import PULSE_CONTROL, PULSE_METRICS
+from reference_impl.ai.chat.types import ToolCall
 from tests.reference.test_ref_loop import (
     FINAL,
     Recorder,
@@ -141,7 +142,7 @@ def test_loop_detection_applies_to_a_question_turn() -> None:
     seen_enough = [calls_turn(read("same")) for _ in range(MAX_IDENTICAL_CALLS)]
     provider = ScriptedProvider([*seen_enough, calls_turn(question("q"), read("same"))])
     result = run(provider, Recorder())
-    assert tool_messages(result)["same"]["content"] == LOOP_DETECTED_TEXT
+    assert tool_messages(result)["same"]["content"] == loop_detected_text("pulse_read", MAX_IDENTICAL_CALLS + 1)
 
 
 def test_the_same_question_asked_too_often_is_refused_as_a_loop() -> None:
@@ -149,7 +150,7 @@ def test_the_same_question_asked_too_often_is_refused_as_a_loop() -> None:
     recorder = Recorder()
     result = run(provider, recorder)
     answers = [m["content"] for m in result.messages if m["role"] == "tool"][1:]
-    assert answers == ["out:q"] * MAX_IDENTICAL_CALLS + [LOOP_DETECTED_TEXT]
+    assert answers == ["out:q"] * MAX_IDENTICAL_CALLS + [loop_detected_text("pulse_question", MAX_IDENTICAL_CALLS + 1)]
     assert recorder.ran.count("q") == MAX_IDENTICAL_CALLS
 
 
@@ -158,20 +159,69 @@ def test_an_asked_question_leaves_the_state_machine_alone() -> None:
     assert result.fsm.state is SessionState.READING and result.fsm.last_read_tool == "pulse_read"
 
 
-# -- non-interactive runs -----------------------------------------------------------
+# -- non-interactive runs ------------------------------------------------------------
+# Written from upstream's agentic.go at c313a80da, the block under "Non-interactive
+# profiles (Patrol detection/investigation) cannot wait for user input": each
+# pulse_question call is answered with the non-interactive error before anything
+# else sees it, the other calls of the provider turn go on through the pipeline,
+# and a turn left with no other call ends as the interactive question turn does.
+
+UPSTREAM_NON_INTERACTIVE = (
+    "pulse_question is unavailable: this is a non-interactive run and no user can answer. "
+    "Continue with the available evidence."
+)
 
 
-def test_non_interactive_questions_are_refused_and_their_siblings_skipped() -> None:
-    provider = ScriptedProvider([calls_turn(read("a"), question("q"), ToolCall("m", PULSE_METRICS, {})), calls_turn(read("b"))])
+def test_a_non_interactive_question_is_refused_and_the_rest_of_its_turn_runs() -> None:
+    provider = ScriptedProvider([calls_turn(read("a"), question("q"), ToolCall("m", PULSE_METRICS, {}))])
     recorder = Recorder()
     result = run(provider, recorder, interactive=False)
     answers = tool_messages(result)
-    assert answers["q"]["content"] == NON_INTERACTIVE_TEXT and answers["q"]["is_error"]
-    assert answers["a"]["content"] == SKIPPED_TEXT and answers["m"]["content"] == SKIPPED_TEXT
-    assert recorder.ran == ["b"]
+    assert NON_INTERACTIVE_TEXT == UPSTREAM_NON_INTERACTIVE
+    assert answers["q"] == {**answers["q"], "content": UPSTREAM_NON_INTERACTIVE, "is_error": True}
+    assert (answers["a"]["content"], answers["m"]["content"]) == ("out:a", "out:m")
+    assert sorted(recorder.ran) == ["a", "m"] and recorder.peak == 2  # the rest runs as any turn does
+    assert result.fsm.state is SessionState.READING and result.final_text == "all done"
 
 
-def test_the_gate_is_not_consulted_in_a_non_interactive_run() -> None:
-    provider = ScriptedProvider([calls_turn(question(f"q{i}")) for i in range(1, 4)])
+def test_a_non_interactive_turn_of_only_questions_ends_that_turn() -> None:
+    provider = ScriptedProvider([calls_turn(question("q1"), question("q2")), calls_turn(read("a"))])
+    recorder = Recorder()
+    result = run(provider, recorder, interactive=False)
+    answers = tool_messages(result)
+    assert [answers[q]["content"] for q in ("q1", "q2")] == [UPSTREAM_NON_INTERACTIVE] * 2
+    assert recorder.ran == ["a"] and len(provider.seen) == 3  # the next provider turn was asked
+    assert result.turns == 3 and result.stop_reason == "final"
+
+
+def test_a_non_interactive_sibling_write_is_gated_not_skipped() -> None:
+    provider = ScriptedProvider([calls_turn(question("q"), restart("w"), query("r"))])
+    recorder = Recorder()
+    result = run(provider, recorder, interactive=False)
+    answers = tool_messages(result)
+    assert answers["w"]["content"].startswith("FSM blocked tool 'pulse_control' (write) in state RESOLVING: ")
+    assert answers["r"]["content"] == "out:r" and recorder.ran == ["r"]
+    assert [(p.tool, p.error_code) for p in result.fsm.pending_recoveries.values()] == [(PULSE_CONTROL, "FSM_BLOCKED")]
+
+
+def test_non_interactive_questions_are_refused_before_loop_detection() -> None:
+    provider = ScriptedProvider([calls_turn(question("q")) for _ in range(MAX_IDENTICAL_CALLS + 2)])
     result = run(provider, Recorder(), interactive=False)
-    assert [m["content"] for m in result.messages if m["role"] == "tool"] == [NON_INTERACTIVE_TEXT] * 3
+    answers = [m["content"] for m in result.messages if m["role"] == "tool"]
+    assert answers == [UPSTREAM_NON_INTERACTIVE] * (MAX_IDENTICAL_CALLS + 2)
+
+
+def test_a_non_interactive_question_neither_counts_a_gate_block_nor_satisfies_the_gate() -> None:
+    provider = ScriptedProvider([calls_turn(question(f"q{i}")) for i in range(1, MAX_LOOK_GATE_BLOCKS + 2)])
+    loop = AgenticLoop(provider, Recorder(), interactive=False)
+    result = asyncio.run(loop.run("patrol"))
+    assert [m["content"] for m in result.messages if m["role"] == "tool"] == [UPSTREAM_NON_INTERACTIVE] * 3
+    assert (loop._look_blocks, loop._looked) == (0, False)
+
+
+def test_a_question_named_with_spaces_is_no_question_to_the_loop() -> None:
+    # agentic.go compares tc.Name with pulse_question exactly; classification trims it to user_input
+    spaced = ToolCall("q", " pulse_question", {"question": "which vm?"})
+    recorder = Recorder()
+    result = run(ScriptedProvider([calls_turn(spaced, read("a"))]), recorder, interactive=False)
+    assert sorted(recorder.ran) == ["a", "q"] and tool_messages(result)["q"]["content"] == "out:q"

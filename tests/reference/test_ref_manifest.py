@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from reference_impl.errors import AgentErrorCode, ErrorEnvelope, ToolErrorCode, decode_error_envelope
-from reference_impl.manifest import (
+from reference_impl.agentcapabilities.errors import AgentErrorCode, ErrorEnvelope, decode_error_envelope
+from reference_impl.agentcapabilities.manifest import (
     HANDLERS,
     MANIFEST,
     Action,
@@ -30,6 +30,7 @@ from reference_impl.manifest import (
     emits,
     referenced_codes,
 )
+from reference_impl.agentcapabilities.tool_response import ToolErrorCode
 
 A, T = AgentErrorCode, ToolErrorCode
 NOW = datetime(2025, 1, 1, 12, 0, tzinfo=timezone.utc)
@@ -206,7 +207,10 @@ CASES: list[Case] = [
     Case("refresh_action", "approved", {"actionId": "a-approved"}, A.ACTION_REFRESH_NOT_ALLOWED),
     Case("refresh_action", "executing", {"actionId": "a-executing"}, A.ACTION_REFRESH_NOT_ALLOWED),
     Case("refresh_action", "completed", {"actionId": "a-completed"}, A.ACTION_REFRESH_NOT_ALLOWED),
+    Case("refresh_action", "current pending", {"actionId": "a-pending"}, A.ACTION_REFRESH_NOT_ALLOWED),
     Case("refresh_action", "expired pending", {"actionId": "a-expired"}, None),
+    Case("refresh_action", "expired approved", {"actionId": "a-approved-stale"}, None),
+    Case("refresh_action", "drifted", {"actionId": "a-drift"}, None),
     Case("list_actions", "zero", {"limit": 0}, A.INVALID_ACTION_LIST_LIMIT),
     Case("list_actions", "too many", {"limit": 201}, A.INVALID_ACTION_LIST_LIMIT),
     Case("list_actions", "string limit", {"limit": "5"}, A.INVALID_ACTION_LIST_LIMIT),
@@ -397,6 +401,18 @@ def test_plan_decide_execute_flow():
     assert done == {"actionId": "r-1", "status": "completed", "output": "restart ok on node-a"}
     final = HANDLERS["execute_action"](s, {"actionId": "r-1", "planHash": planned["planHash"]})
     assert isinstance(final, ErrorEnvelope) and final.error == A.ACTION_EXECUTION_FINAL
+
+
+def test_refresh_rebases_a_drifted_plan_and_sends_it_back_for_review():
+    # upstream refreshes "only expired or drifted action plans", and the replacement must be decided again
+    s = make_surface()
+    renewed = HANDLERS["refresh_action"](s, {"actionId": "a-drift"})
+    action = s.actions.get("a-drift")
+    assert renewed == {"actionId": "a-drift", "expiresAt": (NOW + timedelta(minutes=15)).isoformat()}
+    assert (action.resource_version, action.status, action.decided_by) == (1, "pending", None)
+    refused = HANDLERS["refresh_action"](s, {"actionId": "a-drift"})
+    assert isinstance(refused, ErrorEnvelope) and refused.error == A.ACTION_REFRESH_NOT_ALLOWED
+    assert refused.message == "Only expired or drifted action plans can be refreshed"
 
 
 def test_refresh_renews_a_pending_lease_and_bumps_the_version():

@@ -1,5 +1,5 @@
 """Backup signals: task failure classification, the newest task per resource, the staleness
-window, which guests are known, and RFC 3339 times, as upstream's backup detectors decide them."""
+window, which guests are known, and the times read, as upstream's backup detectors decide them."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from reference_impl.signal_backups import parse_time
-from reference_impl.signals import SIGNAL_BACKUP_STALE_THRESHOLD, DetectedSignal, ToolCallRecord, detect_signals
+from reference_impl.ai.patrol_signals.backups import parse_time
+from reference_impl.ai.patrol_signals.detect import detect_signals
+from reference_impl.ai.patrol_signals.types import SIGNAL_BACKUP_STALE_THRESHOLD, DetectedSignal, ToolCallRecord
 
 NOW = datetime(2025, 3, 1, 12, 0, tzinfo=timezone.utc)
 
@@ -169,12 +170,20 @@ def test_recent_task_failures_use_start_time_and_fall_back_to_node_then_backup()
     assert [s.resource_name for s in found] == ["5", "pve2", "backup"]
 
 
+def test_a_backup_time_without_a_zone_counts_as_utc():
+    old = {"recent_tasks": [{"vmid": 101}], "pve": [{"vmid": 101, "backup_time": "2025-02-20 03:00:00"}]}
+    assert kinds(read(old, "backups")) == [("backup_stale", "101")]
+    recent = {"recent_tasks": [{"vmid": 101}], "pbs": [{"vmid": "101", "backup_time": "2025-02-28T12:00:00"}]}
+    assert kinds(read(recent, "backups")) == []
+
+
 def test_a_stale_guest_with_no_readable_backup_time_gives_nothing():
-    payload = {"recent_tasks": [{"vmid": 101}], "pve": [{"vmid": 101, "backup_time": "2025-02-01 03:00:00"}]}
+    payload = {"recent_tasks": [{"vmid": 101}], "pve": [{"vmid": 101, "backup_time": "2025-02-01 03:00:00 UTC"}]}
     assert read(payload, "backups") == []
 
 
-# --- RFC 3339 only -------------------------------------------------------------------------
+# --- times, as tryParseTime reads them (upstream patrol_signals.go at c313a80da) ------------
+# time.Parse with RFC3339, "2006-01-02T15:04:05", "2006-01-02 15:04:05", RFC3339Nano in turn.
 
 
 @pytest.mark.parametrize(
@@ -185,6 +194,7 @@ def test_a_stale_guest_with_no_readable_backup_time_gives_nothing():
         ("2025-02-26T06:29:59-05:30", datetime(2025, 2, 26, 11, 59, 59, tzinfo=timezone.utc)),
         ("2025-02-26T11:59:59.123456789Z", datetime(2025, 2, 26, 11, 59, 59, 123456, tzinfo=timezone.utc)),
         ("2025-02-26T11:59:59,5Z", datetime(2025, 2, 26, 11, 59, 59, 500000, tzinfo=timezone.utc)),
+        ("2025-02-26T1:59:59Z", datetime(2025, 2, 26, 1, 59, 59, tzinfo=timezone.utc)),  # "15" takes one digit
     ],
 )
 def test_rfc3339_times_are_read(text, expected):
@@ -193,9 +203,31 @@ def test_rfc3339_times_are_read(text, expected):
 
 @pytest.mark.parametrize(
     "text",
-    ["2025-02-26 11:59:59", "2025-02-26 11:59:59Z", "2025-02-26T11:59:59", "2025-02-26t11:59:59Z", "2025-02-26T11:59:59z", " 2025-02-26T11:59:59Z",
+    ["2025-02-26 11:59:59Z", "2025-02-26t11:59:59Z", "2025-02-26T11:59:59z", " 2025-02-26T11:59:59Z",
      "2025-02-26T11:59:59Z ", "2025-02-30T00:00:00Z", "2025-02-26T24:00:00Z", "2025-02-26T11:59:60Z", "2025-02-26",
      "2025-02-26T11:59:59+0100", "2025-02-26T11:59:59.Z", "٢٠٢٥-02-26T11:59:59Z", "2025-01-01T00:00:00+99:00"],
 )
 def test_other_times_are_unreadable(text):
+    assert parse_time(text) is None
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("2025-02-26T11:59:59", datetime(2025, 2, 26, 11, 59, 59, tzinfo=timezone.utc)),
+        ("2025-02-26 11:59:59", datetime(2025, 2, 26, 11, 59, 59, tzinfo=timezone.utc)),
+        ("2025-02-26 11:59:59.25", datetime(2025, 2, 26, 11, 59, 59, 250000, tzinfo=timezone.utc)),
+        ("2025-02-26T11:59:59,5", datetime(2025, 2, 26, 11, 59, 59, 500000, tzinfo=timezone.utc)),
+        ("2025-02-26 1:02:03", datetime(2025, 2, 26, 1, 2, 3, tzinfo=timezone.utc)),
+    ],
+)
+def test_a_time_without_a_zone_is_read_as_utc(text, expected):
+    assert parse_time(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text", ["2025-02-26 11:59:59+01:00", "2025-02-26T11:59:5Z", "2025-02-26T111:59:59", "2025-02-26 11:59",
+             "2025-02-26  11:59:59", "2025-02-26 11:59:59 "],
+)
+def test_a_zone_needs_the_t_and_the_fields_their_digits(text):
     assert parse_time(text) is None

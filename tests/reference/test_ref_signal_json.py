@@ -8,8 +8,9 @@ from datetime import datetime, timezone
 
 import pytest
 
-from reference_impl.signal_json import ListOf, Scalar, Struct, string_field, unmarshal
-from reference_impl.signals import ToolCallRecord, detect_signals
+from reference_impl.ai.patrol_signals.detect import detect_signals
+from reference_impl.ai.patrol_signals.types import ToolCallRecord
+from reference_impl.ai.patrol_signals.unmarshal import ListOf, Scalar, Struct, string_field, unmarshal
 
 NOW = datetime(2025, 3, 1, 12, 0, tzinfo=timezone.utc)
 POOL = Struct({"pools": ListOf(Struct({"name": Scalar.STRING, "usage_percent": Scalar.FLOAT})), "node": Scalar.STRING})

@@ -8,7 +8,8 @@ from datetime import datetime, timezone
 
 import pytest
 
-from reference_impl.signals import DetectedSignal, ToolCallRecord, detect_signals
+from reference_impl.ai.patrol_signals.detect import detect_signals
+from reference_impl.ai.patrol_signals.types import DetectedSignal, ToolCallRecord
 
 NOW = datetime(2025, 3, 1, 12, 0, tzinfo=timezone.utc)
 

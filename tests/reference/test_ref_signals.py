@@ -14,8 +14,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference_impl import signal_types
-from reference_impl.signals import (
+from reference_impl.ai.patrol_signals import types as signal_types
+from reference_impl.ai.patrol_signals.detect import (
+    default_signal_thresholds,
+    detect_reachability_signals,
+    detect_signals,
+    signal_thresholds_from_patrol,
+)
+from reference_impl.ai.patrol_signals.types import (
     SIGNAL_BACKUP_STALE_THRESHOLD,
     SIGNAL_HIGH_CPU_PERCENT,
     SIGNAL_HIGH_MEMORY_PERCENT,
@@ -26,10 +32,6 @@ from reference_impl.signals import (
     SignalThresholds,
     SignalType,
     ToolCallRecord,
-    default_signal_thresholds,
-    detect_reachability_signals,
-    detect_signals,
-    signal_thresholds_from_patrol,
 )
 
 NOW = datetime(2025, 3, 1, 12, 0, tzinfo=timezone.utc)

@@ -10,10 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference_impl.errors import ToolErrorCode
-from reference_impl.gojson import GoJSONError, marshal
-from reference_impl.tool_response import (
+from reference_impl.agentcapabilities.tool_response import (
     ToolError,
+    ToolErrorCode,
     ToolResponse,
     new_tool_blocked_error,
     tool_response_result,
@@ -21,6 +20,7 @@ from reference_impl.tool_response import (
     tool_result_has_error_code,
     tool_result_has_verification_ok,
 )
+from reference_impl.gocompat.gojson import GoJSONError, marshal
 
 T = ToolErrorCode
 

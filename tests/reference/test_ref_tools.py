@@ -1,8 +1,8 @@
 """Tool names, the invocation registry and classify_tool_call, against upstream.
 
-The expected kinds come from upstream's invocation.go descriptor table,
-ClassifyToolCall's switch in tool_call.go, its tests, and the mismatches
-issue 14 verified at upstream HEAD.
+The expected kinds come from upstream's invocation.go descriptor table and
+ClassifyToolCall's switch in tool_call.go at commit c313a80da, their tests,
+and the mismatches issue 14 verified.
 """
 
 from __future__ import annotations
@@ -15,23 +15,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference_impl import tools
-from reference_impl.fsm import ToolKind
-from reference_impl.gostrings import to_lower, trim_space
-from reference_impl.tools import (
+from reference_impl.agentcapabilities import invocation, tool_call, tool_names
+from reference_impl.agentcapabilities.invocation import TOOL_REGISTRY, classify_tool_call
+from reference_impl.agentcapabilities.tool_call import NON_REGISTRY_TOOLS, READ_VERBS, WRITE_VERBS
+from reference_impl.ai.chat.fsm import ToolKind
+from reference_impl.ai.chat.phases import (
     FINDING_LIFECYCLE_TOOLS,
-    NON_REGISTRY_TOOLS,
-    READ_VERBS,
     STATE_ONLY_WRITE_TOOLS,
-    TOOL_REGISTRY,
-    WRITE_VERBS,
-    classify_tool_call,
     is_finding_lifecycle_write,
     is_state_only_write,
 )
+from reference_impl.gocompat.gostrings import to_lower, trim_space
 
 RESOLVE, READ, WRITE, USER = ToolKind.RESOLVE, ToolKind.READ, ToolKind.WRITE, ToolKind.USER_INPUT
-TOOLS_PY = Path(tools.__file__)
 
 EXPECTED_WRITE_VERBS = {
     "start", "stop", "restart", "delete", "shutdown", "reboot", "write",
@@ -45,8 +41,9 @@ EXPECTED_READ_VERBS = {
 STATIC = {
     "pulse_query": RESOLVE, "pulse_metrics": READ, "pulse_storage": READ, "pulse_pmg": READ,
     "pulse_summarize": READ, "pulse_read": READ, "pulse_control": WRITE, "pulse_file_edit": WRITE,
-    "patrol_get_findings": READ, "patrol_assess_finding": WRITE, "patrol_propose_action": WRITE,
-    "patrol_report_finding": WRITE, "patrol_resolve_finding": WRITE, "patrol_propose_observer": WRITE,
+    "patrol_get_findings": READ, "patrol_assess_finding": WRITE, "patrol_propose_action": READ,
+    "patrol_action_capabilities": READ, "patrol_report_finding": WRITE, "patrol_resolve_finding": WRITE,
+    "patrol_propose_observer": WRITE,
 }  # fmt: skip
 DISCRIMINATED = {
     "pulse_discovery": ("action", {"get": RESOLVE, "list": RESOLVE, "run": RESOLVE}),
@@ -70,7 +67,7 @@ ALIASES = {
 
 
 def test_every_constant_value_is_its_snake_case_name() -> None:
-    constants = {k: v for k, v in vars(tools).items() if k.isupper() and isinstance(v, str)}
+    constants = {k: v for k, v in vars(tool_names).items() if k.isupper() and isinstance(v, str)}
     assert set(constants.values()) == set(STATIC) | set(DISCRIMINATED) | set(ALIASES)
     for name, value in constants.items():
         assert value == name.lower()
@@ -91,10 +88,11 @@ def test_the_names_outside_the_registry() -> None:
     assert not set(NON_REGISTRY_TOOLS) & set(TOOL_REGISTRY)
 
 
-def test_registry_is_a_dict_literal_keyed_by_constants() -> None:
-    """The engine reads both maps' keys from source; keep that shape."""
-    module = ast.parse(TOOLS_PY.read_text(encoding="utf-8"))
-    for bound_name, table in (("TOOL_REGISTRY", TOOL_REGISTRY), ("NON_REGISTRY_TOOLS", NON_REGISTRY_TOOLS)):
+def test_both_maps_are_dict_literals_keyed_by_string_literals() -> None:
+    """The engine reads both maps' keys from source, within one file; keep that shape."""
+    sources = (("TOOL_REGISTRY", TOOL_REGISTRY, invocation), ("NON_REGISTRY_TOOLS", NON_REGISTRY_TOOLS, tool_call))
+    for bound_name, table, source in sources:
+        module = ast.parse(Path(source.__file__).read_text(encoding="utf-8"))
         bound = [
             node.value
             for node in module.body
@@ -102,8 +100,8 @@ def test_registry_is_a_dict_literal_keyed_by_constants() -> None:
         ]
         assert len(bound) == 1 and isinstance(bound[0], ast.Dict)
         keys = bound[0].keys
-        assert all(isinstance(k, ast.Name) for k in keys)
-        assert {getattr(tools, k.id) for k in keys} == set(table)  # type: ignore[union-attr]
+        assert all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in keys)
+        assert {k.value for k in keys} == set(table)  # type: ignore[union-attr]
 
 
 def test_descriptor_cases_cannot_be_changed_through_the_table() -> None:
@@ -258,5 +256,5 @@ def test_finding_lifecycle_and_state_only_writes() -> None:
         assert is_state_only_write(f" {name}")
     assert all(is_finding_lifecycle_write(name) for name in FINDING_LIFECYCLE_TOOLS)
     assert not is_finding_lifecycle_write("patrol_propose_observer")
-    for name in ("patrol_get_findings", "pulse_control", "pulse_query", "patrol_propose_action"):
+    for name in ("patrol_get_findings", "pulse_control", "pulse_query", "patrol_propose_action", "patrol_action_capabilities"):
         assert not is_finding_lifecycle_write(name) and not is_state_only_write(name)

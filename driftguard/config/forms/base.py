@@ -78,6 +78,12 @@ class Form:
         return None
 
     @property
+    def needs_evidence(self) -> bool:
+        """Whether what the form finds unresolved is reported only with evidence (a
+        ``references`` rule that is not ``strict``): a selftest edit must carry some."""
+        return False
+
+    @property
     def entries(self) -> bool:
         """Whether the form reads key/value entries, judged against a map fact entry by entry."""
         return False
@@ -138,7 +144,7 @@ def within_of(r: Reader, body: Any, key: str) -> tuple[str, str] | None:
     """``within: {item: LABEL}`` or ``within: {row: LABEL}``, or None."""
     if "within" not in body:
         return None
-    spec = r.mapping(body["within"], f"{key}.within", optional=set(WITHIN))
+    spec = r.child(body, "within", f"{key}.within", optional=set(WITHIN))
     if len(spec) != 1:
         r.fail(body, "within", f"{key}.within: expected one of `item: LABEL` or `row: LABEL`")
     kind = next(iter(spec))

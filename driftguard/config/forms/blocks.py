@@ -58,7 +58,7 @@ class BlockClaim(Form):
     @classmethod
     def from_config(cls, r: Reader, body: Any, key: str) -> BlockClaim:
         where = f"{key}.block"
-        spec = r.mapping(body["block"], where, required={"lang"}, optional={"path", "keys", "flags"})
+        spec = r.child(body, "block", where, required={"lang"}, optional={"path", "keys", "flags"})
         lang = r.choice(spec, "lang", (*DATA_LANGS, "yml", *SHELL_LANGS), where, default=None)
         lang = "yaml" if lang == "yml" else ("sh" if lang in SHELL_LANGS else lang)
         chosen = [k for k in ("path", "keys", "flags") if k in spec]

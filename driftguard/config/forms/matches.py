@@ -93,7 +93,7 @@ class HeadingsClaim(Form):
         if raw is True:
             spec: Any = {}
         elif isinstance(raw, dict):
-            spec = r.mapping(raw, where, optional={"level", "match"})
+            spec = r.child(body, "headings", where, optional={"level", "match"})
         else:
             r.fail(body, "headings", f"{where}: expected `headings: true` or a mapping of level and match")
         level = r.value(spec, "level", int, where, default=None)

@@ -19,6 +19,7 @@ class ReferencesClaim(Form):
     bare: bool = False  # also plain lower-case identifiers
     ignore: tuple[str, ...] = ()  # regexes for spans left alone
     repository: bool = True  # a name found anywhere in the repository outside the documents resolves
+    strict: bool = False  # report every unresolved span, evidence or not
 
     facts: ClassVar[str] = "optional"
     key: ClassVar[str] = "references"
@@ -28,6 +29,10 @@ class ReferencesClaim(Form):
     judging: ClassVar[Judging] = Judging.REFERENCES
     reads_repository: ClassVar[bool] = True
 
+    @property
+    def needs_evidence(self) -> bool:
+        return not self.strict
+
     @classmethod
     def from_config(cls, r: Reader, body: Any, key: str) -> ReferencesClaim:
         where = f"{key}.references"
@@ -36,8 +41,8 @@ class ReferencesClaim(Form):
             return cls()
         if not isinstance(raw, dict):
             r.fail(body, "references", f"{where}: expected `references: true` or a mapping of bare, ignore, "
-                   "repository")
-        spec = r.mapping(raw, where, optional={"bare", "ignore", "repository"})
+                   "repository, strict")
+        spec = r.child(body, "references", where, optional={"bare", "ignore", "repository", "strict"})
         ignore = r.sequence(spec, "ignore", where) if "ignore" in spec else []
         for i, pattern in enumerate(ignore):
             if not isinstance(pattern, str):
@@ -47,10 +52,11 @@ class ReferencesClaim(Form):
             except PatternError as exc:
                 r.fail(spec, "ignore", f"{where}.ignore[{i}]: {exc.message}")
         return cls(bare=r.value(spec, "bare", bool, where, default=False), ignore=tuple(ignore),
-                   repository=r.value(spec, "repository", bool, where, default=True))
+                   repository=r.value(spec, "repository", bool, where, default=True),
+                   strict=r.value(spec, "strict", bool, where, default=False))
 
     def to_config(self) -> dict[str, Any]:
-        options = present(bare=self.bare, ignore=list(self.ignore))
+        options = present(bare=self.bare, ignore=list(self.ignore), strict=self.strict)
         if not self.repository:
             options["repository"] = False
         return {"references": options or True}

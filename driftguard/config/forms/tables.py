@@ -103,7 +103,7 @@ def _table_of(r: Reader, body: Any, key: str) -> tuple[str, int | None]:
     if not isinstance(body["table"], dict):
         return r.value(body, "table", str, key), None
     where = f"{key}.table"
-    spec = r.mapping(body["table"], where, required={"header"}, optional={"nth"})
+    spec = r.child(body, "table", where, required={"header"}, optional={"nth"})
     nth = r.value(spec, "nth", int, where, default=None)
     if nth is not None and nth < 1:
         r.fail(spec, "nth", f"{where}.nth: expected a position from 1 (the first table so headed), got {nth}")

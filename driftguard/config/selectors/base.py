@@ -35,7 +35,7 @@ class SelectorSpec:
 
 def spec_of(r: Reader, body: Any, kind: str, where: str, required: set[str], optional: set[str]) -> Any:
     """The selector's mapping, checked for its keys."""
-    return r.mapping(body[kind], f"{where}.{kind}", required=required, optional=optional)
+    return r.child(body, kind, f"{where}.{kind}", required=required, optional=optional)
 
 
 def key_path(written: str) -> tuple[str, tuple[str | int, ...]] | None:

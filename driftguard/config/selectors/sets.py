@@ -125,7 +125,7 @@ class Flags(SelectorSpec):
 @dataclass(frozen=True)
 class Env(SelectorSpec):
     """The names of the environment variables the code reads; with ``defaults`` a map
-    from name to the default the code gives (entries without one are left out)."""
+    from name to the default the code gives (a name read with no default keeps no value, ``""``)."""
 
     defaults: bool = False
     scalar = False

@@ -4,6 +4,7 @@ and ``query`` with ``scalar``) or the values of every match (``calls``, ``patter
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -138,7 +139,7 @@ class Query(SelectorSpec):
 
     @property
     def map(self) -> bool:
-        return "@name" in self.query
+        return re.search(r"@name(?![\w.-])", self.query) is not None
     key: ClassVar[str] = "query"
     siblings: ClassVar[frozenset[str]] = frozenset({"scalar"})
 

@@ -28,16 +28,14 @@ case, spaces to ``-``, what is not a word character, CJK or ``-`` dropped).
 
 from __future__ import annotations
 
-import importlib.util
 import posixpath
 import re
 import unicodedata
 from dataclasses import dataclass
 from typing import ClassVar
 
-from driftguard.documents.formats import format_of
 from driftguard.documents.slugs import numbered
-from driftguard.judging.linked import MARKDOWN, LinkedDoc
+from driftguard.judging.linked import MARKDOWN, MARKDOWN_ONLY, LinkedDoc
 from driftguard.judging.sites.base import Linked, Located, Site, strip_suffix
 from driftguard.judging.sites.configs import NotLiteral, read_config, setting
 from driftguard.judging.sites.tree import Tree
@@ -89,9 +87,7 @@ class Sphinx(Site):
         return super().candidates(path, folder)
 
     def reads(self, rel: str) -> bool:
-        if rel.lower().endswith(MARKDOWN):
-            return True
-        return rel.lower().endswith(self.suffixes) and _importable(format_of(rel))
+        return rel.lower().endswith(MARKDOWN)  # markdown and reStructuredText: the pages driftguard reads
 
     def cross_reference(self, role: str, target: str, doc: str, linked: Linked) -> tuple[Located, str | None]:
         if role == "doc":
@@ -115,7 +111,7 @@ class Sphinx(Site):
                 doc = linked(page)
             except DriftguardError:
                 continue
-            names = list(doc.labels) + ([] if page.lower().endswith(MARKDOWN) else list(doc.html))
+            names = list(doc.labels) + ([] if page.lower().endswith(MARKDOWN_ONLY) else list(doc.html))
             if self.section_labels:
                 prefix = strip_suffix(posixpath.relpath(page, self.source or "."), self.pages) + ":"
                 names += [(prefix if self.section_labels == "document:title" else "") + t for t, _ in doc.headings]
@@ -128,7 +124,7 @@ class Sphinx(Site):
         found = [self.slug(text, seen) for text, _ in doc.headings]
         named = doc.html + doc.labels
         found += [*named, *(make_id(n) for n in named)]
-        if self.myst_anchors and doc.path.lower().endswith(MARKDOWN):
+        if self.myst_anchors and doc.path.lower().endswith(MARKDOWN_ONLY):
             myst: dict[str, int] = {}
             found += [numbered(myst_slug(text), myst) for text, _ in doc.headings]
         return tuple(found)
@@ -142,14 +138,6 @@ class Sphinx(Site):
             found = f"id{counter}"
         seen[found] = 0
         return found
-
-
-def _importable(module: str) -> bool:
-    """Whether the reader of a format is installed (the reStructuredText one may not be)."""
-    try:
-        return importlib.util.find_spec(module) is not None
-    except (ImportError, ValueError):
-        return False
 
 
 def detect(tree: Tree, home: str) -> Sphinx | None:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from driftguard.sources.base import no_problems as problems
 from driftguard.sources.go.declaration import declaration
 from driftguard.sources.go.mutate import add_member, change_scalar
 from driftguard.sources.go.reader import extract, parse, skipped
 from driftguard.sources.go.spans import symbol_lines
+from driftguard.sources.go.syntax import problems
 
 __all__ = [
     "add_member", "change_scalar", "declaration", "extract", "parse", "problems", "skipped", "symbol_lines",

@@ -11,7 +11,6 @@ argument may name a const of the function that holds the call.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from tree_sitter import Node
@@ -20,8 +19,10 @@ from driftguard.config.specs import Call, Calls
 from driftguard.model import ConfigError, FactNotFound, Item, Location
 from driftguard.sources import unique_items
 from driftguard.sources.go.evaluate import fold, named
-from driftguard.sources.go.index import ambiguous, check_hidden, check_path, const_specs, nodes_of, not_found, text
-from driftguard.sources.go.values import NoValue, short, value_of
+from driftguard.sources.go.index import ambiguous, nodes_of, text
+from driftguard.sources.go.keyed import follow
+from driftguard.sources.go.syntax import calling, check_hidden, check_path, mentioning, not_found
+from driftguard.sources.go.values import NoValue, local_value, short
 
 if TYPE_CHECKING:
     from driftguard.sources.go.reader import GoTree
@@ -56,6 +57,8 @@ def _read(tree: GoTree, sel: Calls) -> tuple[list[Item], list[str]]:
     for found in matching_calls(tree, sel):
         try:
             items.append(_argument(tree, found, sel, what))
+        except PathMissing as exc:
+            notes.append(f"line {tree.line(found)}: `{short(found)}`: {exc.reason}")
         except NoValue as exc:
             arg = named(found.child_by_field_name("arguments"))[position(sel)]
             notes.append(f"line {tree.line(arg)}: argument {sel.arg} `{short(arg)}` of "
@@ -63,32 +66,43 @@ def _read(tree: GoTree, sel: Calls) -> tuple[list[Item], list[str]]:
     return items, notes
 
 
+class PathMissing(NoValue):
+    """The argument holds no value at the selector's ``path``."""
+
+
 def _argument(tree: GoTree, found: Node, sel: Call | Calls, what: str) -> Item:
     arg = named(found.child_by_field_name("arguments"))[position(sel)]
-    home = top_level(found)
-    local = [s for d in nodes_of(home, ("const_declaration",)) for s in const_specs(d)]
-    return Item(value_of(tree, arg, what, local=local), tree.loc(arg))
+    if sel.path:
+        try:
+            arg = follow(tree, arg, sel.path, f"arg{sel.arg}")
+        except FactNotFound as exc:
+            raise PathMissing(f"{what}: {exc.message}", exc.location, exc.message) from None
+    return Item(local_value(tree, arg, what), tree.loc(arg))
 
 
 def matching_calls(tree: GoTree, sel: Call | Calls) -> list[Node]:
     """The calls ``sel`` selects, in source order, each checked for syntax errors on
     its path; none is ``FactNotFound`` (naming ``within`` when that is what is missing)."""
     what = describe(sel)
-    scopes = [tree.root]
-    if sel.within:
-        scopes = scopes_named(tree, sel.within)
-        if not scopes:
-            raise not_found(tree, f"function or method {sel.within} (looked for {what})")
-        check_path(tree, scopes, what)
+    scopes = in_scope(tree, sel.within, what)
     matches = [c for s in scopes for c in nodes_of(s, ("call_expression",)) if _matches(c, sel)]
-    if not sel.within:
-        homes = list({id(h): h for h in map(top_level, matches)}.values())
-        check_path(tree, homes, what)
-        word = re.compile(rb"\b" + re.escape(sel.function.rsplit(".", 1)[-1].encode()) + rb"\s*\(")
-        check_hidden(tree, lambda b: word.search(b) is not None, homes, what)
+    check_path(tree, matches, what)
+    word = calling(sel.function.rsplit(".", 1)[-1])
+    check_hidden(tree, word, matches, what, scopes)
     if not matches:
-        raise not_found(tree, what)
+        raise not_found(tree, what, word)
     return matches
+
+
+def in_scope(tree: GoTree, within: str | None, what: str) -> list[Node]:
+    """The nodes a selector searches: the functions and methods ``within`` names, else the file."""
+    if not within:
+        return [tree.root]
+    scopes = scopes_named(tree, within)
+    if not scopes:
+        raise not_found(tree, f"function or method {within} (looked for {what})",
+                        mentioning(within.rsplit(".", 1)[-1]))
+    return scopes
 
 
 def scopes_named(tree: GoTree, within: str) -> list[Node]:
@@ -125,14 +139,10 @@ def position(sel: Call | Calls) -> int:
     return sel.arg
 
 
-def top_level(node: Node) -> Node:
-    while node.parent is not None and node.parent.parent is not None:
-        node = node.parent
-    return node
-
-
 def describe(sel: Call | Calls) -> str:
     parts = [f"call of {sel.function}"]
+    if sel.path:
+        parts.append("at " + "".join(f'["{k}"]' if isinstance(k, str) else f"[{k}]" for k in sel.path))
     if sel.within:
         parts.append(f"within {sel.within}")
     parts += [f"with arg{n} `{want}`" for n, want in sel.where]

@@ -1,21 +1,20 @@
-"""The Go reader's index of top-level declarations, shape walkers and syntax-error checks.
+"""The Go reader's index of top-level declarations and shape walkers.
 
 The index is built once per tree, in one pass over the top-level nodes: const
 and var specs (with Go's implicit repetition applied), functions and methods,
-type names, and the top-level regions that hold a syntax error. The shape
-walkers find switch-case returns, map literal keys and local map bindings.
+and type names. The shape walkers find switch-case returns, map literal keys
+and local map bindings; syntax errors are the business of ``syntax``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import tree_sitter_go
 from tree_sitter import Language, Node, Query, QueryCursor
 
-from driftguard.model import AmbiguousFact, FactNotFound, Location, ParseError, Value
+from driftguard.model import AmbiguousFact, FactNotFound, Value
 from driftguard.sources.go.evaluate import Evaluator, Unevaluable, fold, named
 
 if TYPE_CHECKING:
@@ -46,14 +45,11 @@ class Index:
     by_name: dict[str, list[Spec]] = field(default_factory=dict)
     funcs: list[tuple[str, str | None, Node]] = field(default_factory=list)  # name, receiver type, node
     types: set[str] = field(default_factory=set)
-    errors: list[Node] = field(default_factory=list)  # top-level nodes holding a syntax error
 
 
 def build_index(root: Node) -> Index:
     index = Index()
     for node in root.children:
-        if node.has_error or node.is_error:
-            index.errors.append(node)
         kind = node.type
         if kind == "const_declaration":
             index.specs += const_specs(node)
@@ -145,6 +141,13 @@ def nodes_of(node: Node, kinds: tuple[str, ...]) -> list[Node]:
     return sorted(found, key=lambda n: n.start_byte)
 
 
+def top_level(node: Node) -> Node:
+    """The top-level declaration holding ``node``."""
+    while node.parent is not None and node.parent.parent is not None:
+        node = node.parent
+    return node
+
+
 # -- shapes -----------------------------------------------------------------
 
 
@@ -218,58 +221,6 @@ def map_key(ev: Evaluator, node: Node, resolve: bool = False) -> tuple[Node, Val
         return node, ev.value(node)
     except Unevaluable:
         return node, Value.string(fold(node.text))
-
-
-# -- errors -----------------------------------------------------------------
-
-
-def first_error(node: Node) -> Node | None:
-    """The first ERROR or MISSING node in ``node``, or None."""
-    if not (node.has_error or node.is_error or node.is_missing):
-        return None
-    while not (node.is_error or node.is_missing):
-        nxt = next((c for c in node.children if c.has_error or c.is_error or c.is_missing), None)
-        if nxt is None:
-            return node
-        node = nxt
-    return node
-
-
-def parse_error(tree: GoTree, bad: Node, what: str) -> ParseError:
-    if bad.is_missing:
-        detail = f"missing `{bad.type}`"
-    else:
-        snippet = fold((bad.text or b"")[:80]) or bad.type
-        detail = f"unexpected `{snippet[:40]}`"
-    loc = tree.loc(bad)
-    return ParseError(f"Go syntax error at line {loc.line}, column {loc.column} ({detail}) "
-                      f"on the path to {what}", loc)
-
-
-def check_path(tree: GoTree, nodes: Iterable[Node], what: str) -> None:
-    """Raise ParseError if a node the fact is read from holds a syntax error."""
-    for node in nodes:
-        bad = first_error(node)
-        if bad is not None:
-            raise parse_error(tree, bad, what)
-
-
-def check_hidden(tree: GoTree, mentions: Callable[[bytes], bool], seen: Iterable[Node], what: str) -> None:
-    """Raise ParseError for a broken top-level region, not read already, that
-    mentions what the selector looks for: the error may hide a member."""
-    skip = {(n.start_byte, n.end_byte) for n in seen}
-    for region in tree.index.errors:
-        if (region.start_byte, region.end_byte) not in skip and mentions(region.text or b""):
-            check_path(tree, [region], what)
-
-
-def not_found(tree: GoTree, what: str) -> FactNotFound:
-    """FactNotFound for ``what``; raises ParseError instead when the file has a
-    syntax error anywhere, since it may hide the fact."""
-    bad = first_error(tree.root)
-    if bad is not None:
-        raise parse_error(tree, bad, what)
-    return FactNotFound(f"no {what} in this file", Location(tree.path))
 
 
 def ambiguous(tree: GoTree, what: str, nodes: list[Node]) -> AmbiguousFact:

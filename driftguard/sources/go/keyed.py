@@ -7,7 +7,9 @@ key is a struct field name or a map key (its value, or the constant naming
 it), an int key an index of a slice or array literal (``[...]T{2: x}`` too)
 or an int map key. A nested literal may elide its type (``{Parallel: true}``).
 A key that is not there is ``FactNotFound`` naming the path reached and the
-keys found there.
+keys found there. ``follow`` walks the same keys inside any literal, such as a
+call's argument (``call: {function: New, path: 'Port'}`` reads
+``New(Config{Port: 8080})``).
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from tree_sitter import Node
 from driftguard.config.specs import Constant
 from driftguard.model import FactNotFound, Item
 from driftguard.sources.go.evaluate import Unevaluable, named
-from driftguard.sources.go.index import ambiguous, check_path, nodes_of, not_found, text
+from driftguard.sources.go.index import ambiguous, nodes_of, text
+from driftguard.sources.go.syntax import check_path, mentioning, not_found
 from driftguard.sources.go.values import short, value_of
 
 if TYPE_CHECKING:
@@ -32,10 +35,8 @@ def keyed_constant(tree: GoTree, sel: Constant) -> list[Item]:
     """The value at ``sel.keys`` inside the literal bound to ``sel.name``."""
     holder, node = bound_literal(tree, sel.name)
     check_path(tree, [holder], f"`{sel.written}`")
-    reached = sel.name
-    for key in sel.keys:
-        node = _step(tree, node, key, reached)
-        reached += written_key(key)
+    node = follow(tree, node, sel.keys, sel.name)
+    reached = sel.name + "".join(map(written_key, sel.keys))
     where = f"`{reached}` (line {tree.line(node)})"
     if node.type == "nil":
         raise FactNotFound(f"{where} is nil, which is no value to compare", tree.loc(node))
@@ -60,7 +61,7 @@ def bound_literal(tree: GoTree, name: str) -> tuple[Node, Node]:
         return spec.decl, spec.expr
     funcs = [fn for fname, receiver, fn in tree.index.funcs if fname == name and receiver is None]
     if not funcs:
-        raise not_found(tree, f"const, var or func {name}")
+        raise not_found(tree, f"const, var or func {name}", mentioning(name))
     returned = [e for e in _returns(funcs[0]) if body_of(e) is not None]
     if not returned:
         raise FactNotFound(f"func {name} (line {tree.line(funcs[0])}) returns no composite literal",
@@ -97,6 +98,14 @@ def body_of(node: Node) -> Node | None:
 def unwrapped(node: Node) -> Node:
     while node.type in _WRAPPERS and len(named(node)) == 1:
         node = named(node)[0]
+    return node
+
+
+def follow(tree: GoTree, node: Node, keys: tuple[str | int, ...], reached: str) -> Node:
+    """The expression at ``keys`` inside the literal ``node`` (``reached`` names ``node`` in messages)."""
+    for key in keys:
+        node = _step(tree, node, key, reached)
+        reached += written_key(key)
     return node
 
 

@@ -1,28 +1,31 @@
 """Read facts from Go source with tree-sitter-go.
 
 ``parse`` always returns a ``GoTree``: tree-sitter recovers from syntax errors.
-``extract`` raises ``ParseError`` when an ERROR or MISSING node lies on the
-path to the fact: inside a declaration, function or map it reads, in a broken
-top-level region that mentions what a set selector looks for (it may hide a
-member), or anywhere in the file when nothing matched. Comments are never read.
+``extract`` raises ``ParseError`` only where an error range lies on the path
+to the fact or may hide a member of it (``syntax`` says exactly when);
+everything else in the file is read. Comments are never read.
 
 Only top-level declarations are indexed (once per tree, on first use); a
-``call`` argument may also name a const of its enclosing function. Map keys
-give a string key's value, an identifier key's name, ``Name`` for a
-``pkg.Name`` key, and any other key's value (or its source text).
+``call`` argument may also name a const of its enclosing function. Each
+selector lives in a module of its own: ``maps`` (``map_keys``), ``calls``
+(``call``/``calls``, with ``path:`` through ``keyed``), ``flags``, ``env``,
+``fields``, ``cases``, ``lists``; this module holds the tree, ``constants``,
+``constant`` and ``string_method``, and dispatches. The evaluation they share
+is in ``values``; a fact's ``unwrap`` names conversions every evaluation of it
+reads through.
 
 Sets leave out what has no value to compare, and ``skipped`` says what: a
 ``String`` case that returns no literal (the sentinel ``case lastState:
 return fmt.Sprintf(...)``), a ``var`` under ``constants`` whose value cannot
 be evaluated (``values`` only, while other members have one), a ``calls``
-match whose argument is no literal. ``call``/``calls`` live in ``calls``, key
-paths in ``keyed``, the evaluation they share in ``values``.
+match whose argument is no literal, and what the other selectors leave out.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from itertools import accumulate
 from typing import Any
 
@@ -32,8 +35,13 @@ from driftguard.config.specs import (
     SELECTOR_KEYS,
     Call,
     Calls,
+    Cases,
     Constant,
     Constants,
+    Env,
+    Fields,
+    Flags,
+    ListOf,
     MapKeys,
     Selector,
     StringMethod,
@@ -43,25 +51,17 @@ from driftguard.model import DriftguardError, FactNotFound, Item, Location, Valu
 from driftguard.sources import unique_items
 from driftguard.sources.base import unsupported
 from driftguard.sources.go import calls as go_calls
+from driftguard.sources.go import cases as go_cases
+from driftguard.sources.go import env as go_env
+from driftguard.sources.go import fields as go_fields
+from driftguard.sources.go import flags as go_flags
+from driftguard.sources.go import lists as go_lists
 from driftguard.sources.go import symbols as go_symbols
 from driftguard.sources.go.evaluate import Binding, Evaluator
-from driftguard.sources.go.index import (
-    CASES,
-    LANGUAGE,
-    Index,
-    Spec,
-    ambiguous,
-    build_index,
-    case_returns,
-    check_hidden,
-    check_path,
-    local_maps,
-    map_key,
-    map_keys_of,
-    not_found,
-    type_matches,
-)
+from driftguard.sources.go.index import CASES, LANGUAGE, Index, Spec, ambiguous, build_index, case_returns, type_matches
 from driftguard.sources.go.keyed import keyed_constant
+from driftguard.sources.go.maps import map_keys
+from driftguard.sources.go.syntax import check_hidden, check_path, error_nodes, mentioning, not_found
 from driftguard.sources.go.values import NoValue, evaluate, short, value_of
 from driftguard.user_regex import Compiled, compile_user_regex, search_each
 
@@ -104,13 +104,22 @@ class GoTree:
         self.path, self.source, self.tree, self.root = path, source, tree, tree.root_node
         self._index: Index | None = None
         self._types: frozenset[str] | None = None
+        self._errors: list[Node] | None = None
         self.chars = CharOffsets(source)
+        self.unwrap: tuple[str, ...] = ()  # the conversions the selector being read names
 
     @property
     def index(self) -> Index:
         if self._index is None:
             self._index = build_index(self.root)
         return self._index
+
+    @property
+    def errors(self) -> list[Node]:
+        """The error ranges (ERROR and MISSING nodes), in source order."""
+        if self._errors is None:
+            self._errors = error_nodes(self.root)
+        return self._errors
 
     def loc(self, node: Node) -> Location:
         """1-based line and (character) column of ``node``."""
@@ -130,7 +139,7 @@ class GoTree:
             return list(extra.get(n) or by_name.get(n, []))
         if self._types is None:
             self._types = frozenset(self.index.types)
-        return Evaluator(lookup, self._types)
+        return Evaluator(lookup, self._types, self.unwrap)
 
 
 def parse(path: str, text: str) -> GoTree:
@@ -144,23 +153,32 @@ def extract(tree: GoTree, selector: Selector, path: str) -> Sequence[Item]:
     handler = HANDLERS.get(type(selector))
     if handler is None:
         raise unsupported("Go", selector, path, [key for key, kind in SELECTOR_KEYS.items() if kind in HANDLERS])
-    return handler(tree, selector)
+    with _unwrapping(tree, selector):
+        return handler(tree, selector)
 
 
 def skipped(tree: GoTree, selector: Selector, path: str) -> list[str]:
     """What ``extract`` saw and left out, one short note each (``case lastState (line 31):
     returns fmt.Sprintf("invalid state %d", s), not a literal; left out``); nothing where
     the selector leaves nothing out or cannot be read."""
+    notes = SKIPPED.get(type(selector))
+    if notes is None or isinstance(selector, Constants) and selector.values == "names":
+        return []
     try:
-        if isinstance(selector, StringMethod):
-            return _string_returns(tree, selector)[1]
-        if isinstance(selector, Calls):
-            return go_calls.left_out(tree, selector)
-        if isinstance(selector, Constants) and selector.values != "names":
-            return _members(tree, selector)[1]
+        with _unwrapping(tree, selector):
+            return notes(tree, selector)
     except DriftguardError:
         return []
-    return []
+
+
+@contextmanager
+def _unwrapping(tree: GoTree, selector: Selector) -> Iterator[None]:
+    """The tree's evaluations read through the conversions ``selector`` names in ``unwrap``."""
+    before, tree.unwrap = tree.unwrap, selector.unwrap
+    try:
+        yield
+    finally:
+        tree.unwrap = before
 
 
 # -- selectors --------------------------------------------------------------
@@ -182,16 +200,18 @@ def _members(tree: GoTree, sel: Constants) -> tuple[list[Item], list[str]]:
     if pattern is not None:  # bounded in time, like every user regex
         hits = search_each(pattern, [s.name for s in specs], Location(tree.path))
         specs = [s for s, hit in zip(specs, hits) if hit]
+    if sel.type:
+        word = mentioning(sel.type)
+    else:
+        assert pattern is not None  # a Constants selector has a type or a name
+        found = pattern
+        def word(b: bytes) -> bool:
+            return any(found.search(t.decode()) for t in IDENT.findall(b))
     if not specs:
-        raise not_found(tree, what)
+        raise not_found(tree, what, word)
     decls = list({id(s.decl): s.decl for s in specs}.values())
     check_path(tree, decls, what)
-    if sel.type:
-        word = re.compile(rb"\b" + re.escape(sel.type.encode()) + rb"\b")
-        check_hidden(tree, lambda b: word.search(b) is not None, decls, what)
-    elif pattern is not None:
-        found = pattern
-        check_hidden(tree, lambda b: any(found.search(t.decode()) for t in IDENT.findall(b)), decls, what)
+    check_hidden(tree, word, decls, what)
     if sel.values == "names":
         return unique_items(Item(Value.string(s.name), tree.loc(s.node)) for s in specs), []
     return _values(tree, specs, what)
@@ -221,7 +241,7 @@ def constant(tree: GoTree, sel: Constant) -> list[Item]:
     what = f"const {sel.name}"
     specs = tree.index.by_name.get(sel.name, [])
     if not specs:
-        raise not_found(tree, what)
+        raise not_found(tree, what, mentioning(sel.name))
     if len(specs) > 1:
         raise ambiguous(tree, what, [s.node for s in specs])
     spec = specs[0]
@@ -244,7 +264,8 @@ def _string_returns(tree: GoTree, sel: StringMethod) -> tuple[list[Item], list[s
     what = f"String method of {sel.type}"
     methods = [n for name, recv, n in tree.index.funcs if name == "String" and recv == sel.type]
     if not methods:
-        raise not_found(tree, what)
+        name, method = mentioning(sel.type), mentioning("String")
+        raise not_found(tree, what, lambda b: name(b) and method(b))
     check_path(tree, methods, what)
     exprs = [e for m in methods for e in case_returns(m.child_by_field_name("body"))]
     if not exprs:
@@ -271,55 +292,6 @@ def _case_label(expr: Node) -> str:
     return f"case {short(labels, 40)}" if labels is not None else "case"
 
 
-def map_keys(tree: GoTree, sel: MapKeys) -> list[Item]:
-    what = f"map literal bound to {sel.name}"
-    if sel.within:
-        holder, literal = _local_map(tree, sel, what)
-    else:
-        found = [(s.decl, s.expr) for s in tree.index.by_name.get(sel.name, [])
-                 if not s.const and s.expr is not None and s.expr.type == "composite_literal"]
-        if not found:
-            found = [b for _, _, fn in tree.index.funcs for b in local_maps(fn, sel.name)]
-        if not found:
-            raise not_found(tree, what)
-        if len(found) > 1:
-            raise ambiguous(tree, what, [lit for _, lit in found])
-        holder, literal = found[0]
-    check_path(tree, [holder], what)
-    ev = tree.evaluator()
-    keys = []
-    for node in map_keys_of(literal):
-        try:
-            keys.append(map_key(ev, node, sel.resolve))
-        except FactNotFound as exc:
-            raise FactNotFound(exc.message, exc.location or tree.loc(node)) from None
-    if not keys:
-        raise FactNotFound(f"{what} has no keys", tree.loc(literal))
-    return unique_items(Item(value, tree.loc(node)) for node, value in keys)
-
-
-def local_map(tree: GoTree, sel: MapKeys) -> tuple[Node, Node] | None:
-    """(statement, literal) of the one map ``sel`` reads inside ``sel.within``, or None."""
-    try:
-        return _local_map(tree, sel, f"map literal bound to {sel.name}")
-    except DriftguardError:
-        return None
-
-
-def _local_map(tree: GoTree, sel: MapKeys, what: str) -> tuple[Node, Node]:
-    within = sel.within or ""
-    scopes = go_calls.scopes_named(tree, within)
-    if not scopes:
-        raise not_found(tree, f"function or method {within} (looked for the {what})")
-    check_path(tree, scopes, what)
-    found = [b for fn in scopes for b in local_maps(fn, sel.name)]
-    if not found:
-        raise FactNotFound(f"no {what} within {within}", tree.loc(scopes[0]))
-    if len(found) > 1:
-        raise ambiguous(tree, f"{what} within {within}", [lit for _, lit in found])
-    return found[0]
-
-
 HANDLERS: dict[type, Callable[[GoTree, Any], Sequence[Item]]] = {
     Constants: constants,
     Constant: constant,
@@ -328,7 +300,24 @@ HANDLERS: dict[type, Callable[[GoTree, Any], Sequence[Item]]] = {
     Call: go_calls.call,
     Calls: go_calls.calls,
     Symbols: lambda tree, _: go_symbols.symbols(tree, tree.path),
+    Flags: go_flags.flags,
+    Env: go_env.env,
+    Fields: go_fields.fields,
+    Cases: go_cases.cases,
+    ListOf: go_lists.list_of,
 }
+
+SKIPPED: dict[type, Callable[[GoTree, Any], list[str]]] = {
+    StringMethod: lambda tree, sel: _string_returns(tree, sel)[1],
+    Calls: go_calls.left_out,
+    Constants: lambda tree, sel: _members(tree, sel)[1],
+    Flags: go_flags.left_out,
+    Env: go_env.left_out,
+    Fields: go_fields.left_out,
+    Cases: go_cases.left_out,
+    ListOf: go_lists.left_out,
+}
+"""What each selector leaves out, for ``skipped``."""
 
 
 def _regex(pattern: str, path: str) -> Compiled[str]:

@@ -15,8 +15,10 @@ import libcst as cst
 from driftguard.config.specs import Call, Calls
 from driftguard.model import FactNotFound, Item, Location
 from driftguard.sources import unique_items
-from driftguard.sources.python.evaluate import Binding, EvalError, fold, last_name
+from driftguard.sources.python.evaluate import EvalError, fold, last_name
+from driftguard.sources.python.keyed import keyed_value
 from driftguard.sources.python.lookups import ambiguous, evaluate_binding
+from driftguard.sources.python.scopes import Binding
 from driftguard.sources.python.tree import PyTree
 
 
@@ -26,6 +28,8 @@ def call(tree: PyTree, sel: Call) -> list[Item]:
         raise ambiguous(tree, f"{len(calls)} calls match the {_where(sel)}", calls)
     node = argument(calls[0], sel.arg)
     assert node is not None  # matching_calls keeps calls that have it
+    if sel.path:
+        return [keyed_value(tree, node, sel.path, f"argument {sel.arg} of {sel.function}", None)]
     what = f"argument {sel.arg} of the {_where(sel)} (line {tree.line(node)})"
     return [Item(evaluate_binding(tree, Binding(sel.function, node, node), None, what), tree.location(node))]
 
@@ -51,7 +55,12 @@ def _read(tree: PyTree, sel: Calls) -> tuple[list[Item], list[str]]:
         node = argument(found, sel.arg)
         assert node is not None
         try:
-            items.append(Item(tree.names.evaluate(node), tree.location(node)))
+            if sel.path:
+                items.append(keyed_value(tree, node, sel.path, f"argument {sel.arg} of {sel.function}", None))
+            else:
+                items.append(Item(tree.names.evaluate(node), tree.location(node)))
+        except FactNotFound as exc:
+            notes.append(f"line {tree.line(node)}: {exc.message}")
         except EvalError as exc:
             source = fold(tree.module.code_for_node(node))
             notes.append(f"line {tree.line(node)}: argument {sel.arg} `{source}` is not a literal ({exc})")

@@ -1,10 +1,11 @@
-"""Bindings and constant evaluation for the Python reader (libcst nodes).
+"""Constant evaluation for the Python reader (libcst nodes).
 
 ``Evaluator`` turns the expressions documentation makes claims about into
 typed values: numbers, strings, booleans, ``+ - * / // % **``, names of other
 constants, ``timedelta(...)``, the default of ``os.getenv`` / ``os.environ.get``
 (what the code uses when the variable is unset) and the conversions
-``int() float() str() bool()`` of a value. Everything else raises ``EvalError``
+``int() float() str() bool()`` of a value, and the project's own wrappers a
+fact names in ``unwrap:`` (``Seconds(30)`` is 30). Everything else raises ``EvalError``
 with the reason, so a fact is never guessed. Only ``driftguard.sources.python`` imports
 this module (it imports libcst).
 """
@@ -14,7 +15,7 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import libcst as cst
@@ -24,6 +25,10 @@ from driftguard.model import Kind, Value
 
 class EvalError(Exception):
     """An expression that is not a constant this reader can evaluate."""
+
+
+class GaveUp(EvalError):
+    """An expression past a bound of the evaluator: an error of the fact, not a change of shape."""
 
 
 Lookup = Callable[[str], Value]
@@ -56,7 +61,8 @@ _OPERATORS: dict[type, tuple[str, Callable[[Any, Any], Any]]] = {
 }
 _BITWISE = ("<<", ">>", "|", "&", "^")
 
-_ENV_LOOKUPS = frozenset({"os.getenv", "getenv", "os.environ.get", "environ.get"})
+_ENV_LOOKUPS = frozenset({"os.getenv", "getenv", "os.environ.get", "environ.get", "os.environ.setdefault",
+                          "environ.setdefault"})
 """Environment lookups whose default argument is the value when the variable is unset."""
 
 N, D, S = Kind.NUMBER, Kind.DURATION, Kind.STRING
@@ -99,6 +105,13 @@ def dotted_name(node: cst.BaseExpression) -> str | None:
     return None
 
 
+def names_callee(names: Sequence[str], callee: str) -> bool:
+    """Whether one of ``names`` is the callee's full dotted text or, written without a
+    dot, its last part (``Seconds`` names ``units.Seconds``)."""
+    tail = callee.rsplit(".", 1)[-1]
+    return any(name == callee or "." not in name and name == tail for name in names)
+
+
 def last_name(node: cst.BaseExpression) -> str | None:
     """The last part of a callee: ``Semaphore`` for ``asyncio.Semaphore``."""
     if isinstance(node, cst.Name):
@@ -111,9 +124,10 @@ def last_name(node: cst.BaseExpression) -> str | None:
 class Evaluator:
     """Evaluates expressions of one module; names go through ``lookup``."""
 
-    def __init__(self, module: cst.Module, lookup: Lookup) -> None:
+    def __init__(self, module: cst.Module, lookup: Lookup, unwrap: tuple[str, ...] = ()) -> None:
         self.module = module
         self.lookup = lookup
+        self.unwrap = unwrap
 
     def value(self, node: cst.BaseExpression) -> Value:
         """The typed value; ``text`` is the folded source (a string keeps its
@@ -121,11 +135,11 @@ class Evaluator:
         try:
             result = self._eval(node)
         except RecursionError:
-            raise EvalError("the expression is nested too deeply") from None
+            raise GaveUp("the expression is nested too deeply") from None
         except (ArithmeticError, ValueError) as exc:
-            raise EvalError(f"`{self.source(node)}` cannot be computed: {exc}") from None
+            raise EvalError(f"`{self.quoted(node)}` cannot be computed: {exc}") from None
         if result.kind in (N, D) and not _exact(result) and not math.isfinite(float(result.data)):
-            raise EvalError(f"`{self.source(node)}` is not a finite number")
+            raise EvalError(f"`{self.quoted(node)}` is not a finite number")
         if dotted_name(node) is not None:
             return result  # a named constant keeps its own spelling
         if isinstance(node, cst.SimpleString):
@@ -134,6 +148,11 @@ class Evaluator:
 
     def source(self, node: cst.CSTNode) -> str:
         return fold(self.module.code_for_node(node))
+
+    def quoted(self, node: cst.CSTNode, limit: int = 80) -> str:
+        """``source`` cut to ``limit`` characters, for a message."""
+        written = self.source(node)
+        return written if len(written) <= limit else written[:limit - 3].rstrip() + "..."
 
     def _eval(self, node: cst.BaseExpression) -> Value:
         if isinstance(node, cst.Integer):
@@ -155,49 +174,49 @@ class Evaluator:
             return self._binary(node)
         if isinstance(node, cst.Call):
             return self._call(node)
-        raise EvalError(f"`{self.source(node)}` is not a constant expression")
+        raise EvalError(f"`{self.quoted(node)}` is not a constant expression")
 
     def _string(self, node: cst.SimpleString | cst.ConcatenatedString) -> Value:
         data = node.evaluated_value
         if not isinstance(data, str):
             what = "an f-string" if data is None else "a bytes literal"
-            raise EvalError(f"`{self.source(node)}` is {what}")
+            raise EvalError(f"`{self.quoted(node)}` is {what}")
         return Value.string(data)
 
     def _unary(self, node: cst.UnaryOperation) -> Value:
         operand = self._eval(node.expression)
         if operand.kind not in (N, D) or not isinstance(node.operator, (cst.Minus, cst.Plus)):
-            raise EvalError(f"`{self.source(node)}` is not a constant expression")
+            raise EvalError(f"`{self.quoted(node)}` is not a constant expression")
         sign = -1 if isinstance(node.operator, cst.Minus) else 1
         return Value(operand.kind, sign * _amount(operand))
 
     def _binary(self, node: cst.BinaryOperation) -> Value:
         symbol, apply = _OPERATORS.get(type(node.operator), ("", None))
         if apply is None:
-            raise EvalError(f"`{self.source(node)}`: operator not supported")
+            raise EvalError(f"`{self.quoted(node)}`: operator not supported")
         left, right = self._eval(node.left), self._eval(node.right)
         kind = _RESULT_KIND.get((left.kind, symbol, right.kind))
         if kind is None:
             raise EvalError(
-                f"`{self.source(node)}`: cannot apply {symbol} to a {left.kind.value} "
+                f"`{self.quoted(node)}`: cannot apply {symbol} to a {left.kind.value} "
                 f"and a {right.kind.value}"
             )
         if kind is S:
             return Value.string(str(left.data) + str(right.data))
         if symbol == "**" and abs(float(right.data)) > 1024:
-            raise EvalError(f"`{self.source(node)}`: exponent too large")
+            raise EvalError(f"`{self.quoted(node)}`: exponent too large")
         exact = kind is N and _exact(left) and _exact(right) and symbol != "/"
         if symbol in _BITWISE and not exact:
-            raise EvalError(f"`{self.source(node)}`: {symbol} takes integers")
+            raise EvalError(f"`{self.quoted(node)}`: {symbol} takes integers")
         if symbol == "<<" and _amount(right) > 4096:
-            raise EvalError(f"`{self.source(node)}`: the result is too large")
+            raise EvalError(f"`{self.quoted(node)}`: the result is too large")
         if exact and symbol == "**" and _amount(right) < 0:
             exact = False
         if exact and symbol == "**" and _bits(left, right) > 4096:
-            raise EvalError(f"`{self.source(node)}`: the result is too large")
+            raise EvalError(f"`{self.quoted(node)}`: the result is too large")
         result = apply(_amount(left), _amount(right)) if exact else apply(float(left.data), float(right.data))
         if isinstance(result, complex):
-            raise EvalError(f"`{self.source(node)}` is not a real number")
+            raise EvalError(f"`{self.quoted(node)}` is not a real number")
         if kind is D and symbol == "//" and right.kind is N:
             result = math.floor(float(left.data) * 1e6 / float(right.data)) / 1e6
         return Value(kind, result if exact else float(result))
@@ -208,9 +227,12 @@ class Evaluator:
             return self._timedelta(node)
         if callee in _ENV_LOOKUPS:
             return self._eval(self._env_default(node))
-        if callee in _CONVERSIONS and len(node.args) == 1 and not node.args[0].keyword and not node.args[0].star:
+        single = len(node.args) == 1 and not node.args[0].keyword and not node.args[0].star
+        if callee in _CONVERSIONS and single:
             return self._convert(callee, node)
-        raise EvalError(f"`{self.source(node)}` is not a constant expression")
+        if single and callee is not None and names_callee(self.unwrap, callee):
+            return self._eval(node.args[0].value)
+        raise EvalError(f"`{self.quoted(node)}` is a call, not a constant expression")
 
     def _env_default(self, node: cst.Call) -> cst.BaseExpression:
         """The default of ``os.getenv(NAME, DEFAULT)``: the value when NAME is unset."""
@@ -218,7 +240,7 @@ class Evaluator:
         named = [a for a in node.args if a.keyword is not None and a.keyword.value == "default"]
         found = (positional[1:2] or named)[:1]
         if not found or dotted_name(found[0].value) == "None":
-            raise EvalError(f"`{self.source(node)}` has no default: its value comes from the environment")
+            raise EvalError(f"`{self.quoted(node)}` has no default: its value comes from the environment")
         return found[0].value
 
     def _convert(self, name: str, node: cst.Call) -> Value:
@@ -226,10 +248,10 @@ class Evaluator:
         inner = self._eval(node.args[0].value)
         kinds, kind, apply = _CONVERSIONS[name]
         if inner.kind not in kinds:
-            raise EvalError(f"`{self.source(node)}`: {name}() of a {inner.kind.value} is not supported")
+            raise EvalError(f"`{self.quoted(node)}`: {name}() of a {inner.kind.value} is not supported")
         data = apply(inner.data)
         if isinstance(data, float) and not math.isfinite(data):
-            raise EvalError(f"`{self.source(node)}` is not a finite number")
+            raise EvalError(f"`{self.quoted(node)}` is not a finite number")
         return Value.string(data) if kind is S else Value(kind, data)
 
     def _timedelta(self, node: cst.Call) -> Value:
@@ -238,11 +260,11 @@ class Evaluator:
         for arg in node.args:
             unit = next(positional, None) if arg.keyword is None else arg.keyword.value
             if arg.star or unit not in _MICROSECONDS or unit in seen:
-                raise EvalError(f"`{self.source(node)}`: unsupported timedelta argument")
+                raise EvalError(f"`{self.quoted(node)}`: unsupported timedelta argument")
             seen.add(unit)
             amount = self._eval(arg.value)
             if amount.kind is not N:
-                raise EvalError(f"`{self.source(node)}`: timedelta takes numbers")
+                raise EvalError(f"`{self.quoted(node)}`: timedelta takes numbers")
             total += float(amount.data) * _MICROSECONDS[unit]
         return Value(D, total / 1e6)
 
@@ -263,19 +285,7 @@ def _amount(value: Value) -> int | float:
     return data if isinstance(data, int) and not isinstance(data, bool) else float(data)
 
 
-# -- bindings ---------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Binding:
-    """A name assigned at the top of a block; ``value`` is None where the
-    assignment is not plain (augmented, or an unpacking without a matching tuple)."""
-
-    name: str
-    target: cst.BaseExpression  # the assigned name, or for a call argument the argument itself
-    value: cst.BaseExpression | None
-
-
+# -- blocks -------------------------------------------------------------------
 def small_statements(statements: Sequence[cst.CSTNode]) -> Iterator[cst.BaseSmallStatement]:
     """The simple statements directly in a block (compound statements skipped)."""
     for statement in statements:
@@ -288,103 +298,15 @@ def block_statements(suite: cst.BaseSuite) -> Sequence[cst.CSTNode]:
     return suite.body if isinstance(suite, cst.IndentedBlock) else [suite]
 
 
-def bindings(statements: Sequence[cst.CSTNode]) -> list[Binding]:
-    """Every name bound by an assignment directly in ``statements``, in source
-    order; annotations without a value bind nothing."""
-    found: list[Binding] = []
-    for small in small_statements(statements):
-        if isinstance(small, cst.Assign):
-            for target in small.targets:
-                _bind(target.target, small.value, found)
-        elif isinstance(small, cst.AnnAssign) and small.value is not None:
-            _bind(small.target, small.value, found)
-        elif isinstance(small, cst.AugAssign):
-            _bind(small.target, None, found)
-    return found
-
-
-def _bind(target: cst.BaseExpression, value: cst.BaseExpression | None, out: list[Binding]) -> None:
-    if isinstance(target, cst.Name):
-        out.append(Binding(target.value, target, value))
-    elif isinstance(target, (cst.Tuple, cst.List)):
-        values: list[cst.BaseExpression | None] = [None] * len(target.elements)
-        if isinstance(value, (cst.Tuple, cst.List)) and len(value.elements) == len(values):
-            if not any(isinstance(e, cst.StarredElement) for e in value.elements):
-                values = [e.value for e in value.elements]
-        for element, element_value in zip(target.elements, values):
-            if not isinstance(element, cst.StarredElement):
-                _bind(element.value, element_value, out)
-
-
-# -- name resolution ----------------------------------------------------------
-
-
-class Resolver:
-    """Module and class scopes of one module, and memoised, cycle-safe lookups.
-
-    ``classes(name)`` finds class definitions by (dotted) name; ``line(node)``
-    gives a node's line for messages.
-    """
-
-    def __init__(
-        self,
-        module: cst.Module,
-        classes: Callable[[str], list[cst.ClassDef]],
-        line: Callable[[cst.CSTNode], int],
-    ) -> None:
-        self.module, self.classes, self.line = module, classes, line
-        self.module_bindings = bindings(module.body)
-        self._scopes: dict[int, dict[str, list[Binding]]] = {}
-        self._values: dict[int, Value] = {}
-        self._resolving: set[int] = set()
-
-    def scope(self, klass: cst.ClassDef | None) -> dict[str, list[Binding]]:
-        """Name -> bindings, of the module (``None``) or of a class body."""
-        key = id(klass)
-        if key not in self._scopes:
-            found = self.module_bindings if klass is None else class_bindings(klass)
-            table: dict[str, list[Binding]] = {}
-            for binding in found:
-                table.setdefault(binding.name, []).append(binding)
-            self._scopes[key] = table
-        return self._scopes[key]
-
-    def evaluate(self, node: cst.BaseExpression, klass: cst.ClassDef | None = None) -> Value:
-        """The value of ``node``; names resolve in ``klass``'s body, then the module."""
-        return Evaluator(self.module, lambda name: self.resolve(name, klass)).value(node)
-
-    def resolve(self, name: str, klass: cst.ClassDef | None = None) -> Value:
-        binding, owner = self._binding(name, klass)
-        key = id(binding.target)
-        if key in self._values:
-            return self._values[key]
-        if key in self._resolving:
-            raise EvalError(f"{name} is defined in terms of itself")
-        if binding.value is None:
-            raise EvalError(f"{name} (line {self.line(binding.target)}) is not a plain assignment")
-        self._resolving.add(key)
-        try:
-            value = self.evaluate(binding.value, owner)
-        finally:
-            self._resolving.discard(key)
-        self._values[key] = value
-        return value
-
-    def _binding(self, name: str, klass: cst.ClassDef | None) -> tuple[Binding, cst.ClassDef | None]:
-        if "." in name:
-            owner_name, name = name.rsplit(".", 1)
-            owners = self.classes(owner_name)
-            if len(owners) != 1:
-                raise EvalError(f"{owner_name} is not a single class of this file")
-            klass = owners[0]
-        elif klass is not None and name not in self.scope(klass):
-            klass = None
-        found = self.scope(klass).get(name, [])
-        if len(found) != 1:
-            where = "not a constant of this file" if not found else "assigned more than once"
-            raise EvalError(f"{name} is {where}")
-        return found[0], klass
-
-
-def class_bindings(klass: cst.ClassDef) -> list[Binding]:
-    return bindings(block_statements(klass.body))
+def nested_blocks(node: cst.CSTNode) -> list[Sequence[cst.CSTNode]]:
+    """The statement lists inside a compound statement (if/for/while/with/try/match)."""
+    blocks: list[Sequence[cst.CSTNode]] = []
+    body = getattr(node, "body", None)
+    if isinstance(body, cst.BaseSuite):
+        blocks.append(block_statements(body))
+    parts = [getattr(node, "orelse", None), getattr(node, "finalbody", None)]
+    parts += [*getattr(node, "handlers", ()), *getattr(node, "cases", ())]
+    for part in parts:
+        if part is not None:
+            blocks.extend(nested_blocks(part))
+    return blocks

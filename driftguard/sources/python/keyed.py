@@ -13,8 +13,9 @@ import libcst as cst
 
 from driftguard.config.specs import Constant
 from driftguard.model import FactNotFound, Item
-from driftguard.sources.python.evaluate import Binding, EvalError
+from driftguard.sources.python.evaluate import EvalError
 from driftguard.sources.python.lookups import evaluate_binding, one_binding
+from driftguard.sources.python.scopes import Binding
 from driftguard.sources.python.tree import PyTree
 
 
@@ -24,14 +25,30 @@ def keyed_constant(tree: PyTree, sel: Constant) -> list[Item]:
     if binding.value is None:
         raise FactNotFound(f"{sel.name} (line {tree.line(binding.target)}) is not a plain assignment",
                            tree.location(binding.target))
-    node, reached = binding.value, f"`{sel.name}`"
-    for key in sel.keys:
-        node = _step(tree, unwrapped(node), key, reached, klass)
+    return [keyed_value(tree, binding.value, sel.keys, sel.name, klass)]
+
+
+def keyed_value(tree: PyTree, node: cst.BaseExpression, keys: tuple[str | int, ...], name: str,
+                klass: cst.ClassDef | None) -> Item:
+    """The value at ``keys`` inside ``node`` (named ``name`` in messages); a name on the way
+    is followed to the literal the file binds to it."""
+    reached = f"`{name}`"
+    for key in keys:
+        node = _step(tree, _bound(tree, unwrapped(node), klass), key, reached, klass)
         reached = f"`{reached[1:-1]}{written_key(key)}`"
     where = f"{reached} (line {tree.line(node)})"
     if isinstance(node, cst.Name) and node.value == "None":
         raise FactNotFound(f"{where} is None, which is no value to compare", tree.location(node))
-    return [Item(evaluate_binding(tree, Binding(sel.name, node, node), klass, where), tree.location(node))]
+    return Item(evaluate_binding(tree, Binding(name, node, node), klass, where), tree.location(node))
+
+
+def _bound(tree: PyTree, node: cst.BaseExpression, klass: cst.ClassDef | None) -> cst.BaseExpression:
+    """The literal a name is bound to once in the class body or the module, else ``node``."""
+    if not isinstance(node, cst.Name):
+        return node
+    found = tree.names.scope(klass).get(node.value) or tree.names.scope(None).get(node.value, [])
+    value = found[0].value if len(found) == 1 else None
+    return unwrapped(value) if value is not None else node
 
 
 def written_key(key: str | int) -> str:

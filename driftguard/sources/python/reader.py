@@ -1,8 +1,11 @@
 """The Python source reader, on libcst: ``extract`` reads one selector from a
 ``PyTree`` (``driftguard.sources.python.tree``, which ``parse`` builds), and
 ``skipped`` says what it left out (a ``__str__`` branch or a call whose value is
-no literal). ``call``/``calls`` live in ``calls``, key paths in ``keyed``, the
-lookups they share in ``lookups``."""
+no literal). The enum, constant, ``__str__`` and dict selectors live here; each
+other selector in a module of its own (``calls``, ``params`` for ``default``,
+``flags``, ``env``, ``fields``, ``cases``, ``hierarchy`` for ``classes``,
+``lists``), key paths in ``keyed``, the lookups they share in ``lookups``. A
+fact's ``unwrap:`` is in force while its selector is read."""
 
 from __future__ import annotations
 
@@ -16,8 +19,15 @@ from driftguard.config.specs import (
     SELECTOR_KEYS,
     Call,
     Calls,
+    Cases,
+    Classes,
     Constant,
     Constants,
+    Default,
+    Env,
+    Fields,
+    Flags,
+    ListOf,
     MapKeys,
     Pattern,
     Selector,
@@ -27,19 +37,13 @@ from driftguard.config.specs import (
 from driftguard.model import DriftguardError, FactNotFound, Item, Kind, Location, ParseError, Value
 from driftguard.sources import unique_items
 from driftguard.sources.base import unsupported
-from driftguard.sources.python import calls
-from driftguard.sources.python.evaluate import (
-    Binding,
-    EvalError,
-    block_statements,
-    class_bindings,
-    dotted_name,
-    last_name,
-)
+from driftguard.sources.python import calls, cases, env, fields, flags, hierarchy, lists, params
+from driftguard.sources.python.evaluate import EvalError, block_statements, dotted_name, last_name, nested_blocks
 from driftguard.sources.python.keyed import keyed_constant, unwrapped
 from driftguard.sources.python.lookups import evaluate_binding, local_binding, one_binding, one_class
+from driftguard.sources.python.scopes import Binding, class_bindings
 from driftguard.sources.python.symbols import symbols
-from driftguard.sources.python.tree import PyTree, nested_blocks
+from driftguard.sources.python.tree import PyTree
 from driftguard.sources.text import reader as text
 from driftguard.user_regex import Compiled, compile_user_regex, search_each
 
@@ -54,7 +58,8 @@ def extract(tree: PyTree, selector: Selector, path: str) -> Sequence[Item]:
     if handler is None:
         raise unsupported("Python", selector, path, [key for key, kind in SELECTOR_KEYS.items() if kind in _HANDLERS])
     try:
-        return handler(tree, selector)
+        with tree.names.unwrapping(selector.unwrap):
+            return handler(tree, selector)
     except RecursionError:  # libcst walks nodes recursively: code generation, positions
         raise ParseError(f"{path} is nested too deeply to read", Location(path)) from None
 
@@ -161,14 +166,12 @@ def skipped(tree: PyTree, selector: Selector, path: str) -> list[str]:
     """What ``extract`` saw and left out, one short note each (``line 31: returns
     f"invalid {self.value}", not a literal; left out``); nothing where the selector
     leaves nothing out or cannot be read."""
+    left_out = _LEFT_OUT.get(type(selector))
     try:
-        if isinstance(selector, StringMethod):
-            return _string_returns(tree, selector)[1]
-        if isinstance(selector, Calls):
-            return calls.left_out(tree, selector)
+        with tree.names.unwrapping(selector.unwrap):
+            return left_out(tree, selector) if left_out is not None else []
     except (DriftguardError, RecursionError):
         return []
-    return []
 
 
 def _code(tree: PyTree, node: cst.CSTNode) -> str:
@@ -259,4 +262,22 @@ _HANDLERS: dict[type, Callable[[PyTree, Any], Sequence[Item]]] = {
     Call: calls.call,
     Calls: calls.calls,
     Symbols: lambda tree, _: symbols(tree, tree.path),
+    Default: params.default,
+    Flags: flags.flags,
+    Env: env.env,
+    Fields: fields.fields,
+    Cases: cases.cases,
+    Classes: hierarchy.classes,
+    ListOf: lists.listed,
 }
+
+_LEFT_OUT: dict[type, Callable[[PyTree, Any], list[str]]] = {
+    StringMethod: lambda tree, sel: _string_returns(tree, sel)[1],
+    Calls: calls.left_out,
+    Flags: flags.left_out,
+    Env: env.left_out,
+    Fields: fields.left_out,
+    Cases: cases.left_out,
+    ListOf: lists.left_out,
+}
+"""What each selector saw and left out, where it leaves anything out."""

@@ -2,7 +2,7 @@
 
 Names: the module-level functions, classes, and names bound by an assignment
 (``X = ...``, ``X: int = ...``, ``X: int``, and the names of a tuple or list
-target), including those bound inside a module-level ``if``/``try``/``with``/
+target) or a ``type X = ...`` statement (PEP 695), including those bound inside a module-level ``if``/``try``/``with``/
 ``for`` (an ``if TYPE_CHECKING:`` block, an ``except ImportError:`` fallback).
 A class's members are dotted: ``Class.method``, ``Class.attr`` (an enum's
 ``Enum.MEMBER``, a dataclass field), ``Outer.Inner`` and ``Outer.Inner.member``.
@@ -26,8 +26,8 @@ from collections.abc import Sequence
 import libcst as cst
 
 from driftguard.model import NameItems
-from driftguard.sources.python.evaluate import block_statements, small_statements
-from driftguard.sources.python.tree import PyTree, nested_blocks
+from driftguard.sources.python.evaluate import block_statements, nested_blocks, small_statements
+from driftguard.sources.python.tree import PyTree
 
 __all__ = ["symbols"]
 
@@ -40,7 +40,10 @@ def symbols(tree: PyTree, path: str) -> NameItems:
     names: Names = {}
     _scope(tree.module.body, "", names)
     lines = {name: tree.line(node) for name, node in names.items()}
-    return NameItems.joined((NameItems.of_file(lines, path), NameItems.of_file(_literals(tree.text), path, LITERAL)))
+    literals = _literals(tree.text)
+    if literals is None:  # newer syntax than this interpreter's ``ast`` reads (``type X = ...`` before 3.12)
+        literals = _cst_literals(tree)
+    return NameItems.joined((NameItems.of_file(lines, path), NameItems.of_file(literals, path, LITERAL)))
 
 
 def _scope(statements: Sequence[cst.CSTNode], prefix: str, names: Names) -> None:
@@ -66,6 +69,8 @@ def _targets(small: cst.BaseSmallStatement) -> list[cst.BaseExpression]:
         return [t.target for t in small.targets]
     if isinstance(small, cst.AnnAssign):
         return [small.target]
+    if isinstance(small, cst.TypeAlias):  # PEP 695: ``type Point = tuple[float, float]``
+        return [small.name]
     return []
 
 
@@ -77,7 +82,7 @@ def _bind(target: cst.BaseExpression, prefix: str, names: Names) -> None:
             _bind(element.value, prefix, names)
 
 
-def _literals(text: str) -> dict[str, int]:
+def _literals(text: str) -> dict[str, int] | None:
     """String literal value -> line of its first use, docstrings and f-string parts left out.
 
     Read with the standard ``ast`` (a C parser): walking every node of a libcst tree
@@ -86,7 +91,9 @@ def _literals(text: str) -> dict[str, int]:
         warnings.simplefilter("ignore")
         try:
             module = ast.parse(text)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
+        except SyntaxError:
+            return None
+        except (ValueError, RecursionError, MemoryError):
             return {}
     skipped: set[int] = set()
     found: dict[str, tuple[int, int]] = {}
@@ -103,3 +110,34 @@ def _literals(text: str) -> dict[str, int]:
             if node.value not in found or at < found[node.value]:
                 found[node.value] = at
     return {value: line for value, (line, _) in sorted(found.items(), key=lambda kv: kv[1])}
+
+
+def _cst_literals(tree: PyTree) -> dict[str, int]:
+    """The same literals read from the libcst tree (slower), for a file ``ast`` cannot parse."""
+    owners: list[cst.Module | cst.ClassDef | cst.FunctionDef] = [tree.module, *tree.all_classes(),
+                                                                 *tree.all_functions()]
+    docstrings = {id(d) for s in owners if (d := _docstring(s)) is not None}
+    found: dict[str, int] = {}
+
+    def walk(node: cst.CSTNode) -> None:
+        if id(node) in docstrings or isinstance(node, cst.FormattedString):
+            return
+        if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+            value = node.evaluated_value
+            if isinstance(value, str) and value:
+                found.setdefault(value, tree.line(node))
+            return
+        for child in node.children:
+            walk(child)
+
+    walk(tree.module)
+    return found
+
+
+def _docstring(owner: cst.Module | cst.ClassDef | cst.FunctionDef) -> cst.CSTNode | None:
+    body = owner.body if isinstance(owner, cst.Module) else block_statements(owner.body)
+    first = body[0] if body else None
+    if isinstance(first, cst.SimpleStatementLine) and len(first.body) == 1 and isinstance(first.body[0], cst.Expr) \
+            and isinstance(first.body[0].value, (cst.SimpleString, cst.ConcatenatedString)):
+        return first.body[0].value
+    return None

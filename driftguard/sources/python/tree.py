@@ -19,7 +19,9 @@ from typing import cast
 import libcst as cst
 
 from driftguard.model import Location, ParseError
-from driftguard.sources.python.evaluate import Resolver, block_statements
+from driftguard.sources.python.bounds import check_bounds
+from driftguard.sources.python.evaluate import block_statements, nested_blocks
+from driftguard.sources.python.scopes import Resolver
 from driftguard.text import line_starts
 
 try:  # the hook libcst's own PositionProvider is built on
@@ -29,7 +31,9 @@ except ImportError:  # pragma: no cover - a libcst without it: the public metada
 
 
 def parse(path: str, text: str) -> PyTree:
-    """Parse ``text``; a syntax error raises ``ParseError`` at its line and column."""
+    """Parse ``text``; a syntax error raises ``ParseError`` at its line and column, and so
+    does a shape the parser cannot take safely (``bounds``)."""
+    check_bounds(path, text)
     try:
         return PyTree(path, text, cst.parse_module(text))
     except cst.ParserSyntaxError as exc:
@@ -135,6 +139,24 @@ class PyTree:
     def functions(self, name: str) -> list[cst.FunctionDef]:
         return [node for qualname, node in self._definitions()[1] if _names(qualname, name)]
 
+    def all_classes(self) -> list[cst.ClassDef]:
+        """Every class of the module, at any depth, in source order."""
+        return [node for _, node in self._definitions()[0]]
+
+    def all_functions(self) -> list[cst.FunctionDef]:
+        """Every function and method of the module, at any depth, in source order."""
+        return [node for _, node in self._definitions()[1]]
+
+    def owner(self, function: cst.FunctionDef) -> cst.ClassDef | None:
+        """The class whose body defines ``function`` (a method), else None."""
+        qualname = next(q for q, node in self._definitions()[1] if node is function)
+        prefix = qualname.rpartition(".")[0]
+        return next((node for q, node in self._definitions()[0] if q == prefix), None)
+
+    def span(self, node: cst.FunctionDef | cst.ClassDef, decorators: bool = False) -> tuple[int, int]:
+        """The offsets a definition's body (or, with ``decorators``, the whole definition) spans."""
+        return self.offset(node if decorators else node.body), self.end_offset(node)
+
     def _definitions(self) -> tuple[list[tuple[str, cst.ClassDef]], list[tuple[str, cst.FunctionDef]]]:
         if self._defs is None:
             self._defs = ([], [])
@@ -176,17 +198,3 @@ def _collect_definitions(statements: Sequence[cst.CSTNode], prefix: str, out: tu
         else:
             for block in nested_blocks(statement):
                 _collect_definitions(block, prefix, out)
-
-
-def nested_blocks(node: cst.CSTNode) -> list[Sequence[cst.CSTNode]]:
-    """The statement lists inside a compound statement (if/for/while/with/try/match)."""
-    blocks: list[Sequence[cst.CSTNode]] = []
-    body = getattr(node, "body", None)
-    if isinstance(body, cst.BaseSuite):
-        blocks.append(block_statements(body))
-    parts = [getattr(node, "orelse", None), getattr(node, "finalbody", None)]
-    parts += [*getattr(node, "handlers", ()), *getattr(node, "cases", ())]
-    for part in parts:
-        if part is not None:
-            blocks.extend(nested_blocks(part))
-    return blocks

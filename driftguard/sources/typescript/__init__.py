@@ -1,14 +1,12 @@
 """The TypeScript and JavaScript reader (tree-sitter-typescript, tree-sitter-javascript),
-the whole reader protocol (``driftguard.sources.base``); it has no selftest mutator yet."""
+the whole reader protocol (``driftguard.sources.base``)."""
 
 from __future__ import annotations
 
-from driftguard.sources.base import no_declaration as declaration
-from driftguard.sources.base import no_member as add_member
-from driftguard.sources.base import no_problems as problems
-from driftguard.sources.base import no_scalar as change_scalar
-from driftguard.sources.base import nothing_skipped as skipped
-from driftguard.sources.typescript.reader import extract, parse
+from driftguard.sources.typescript.errors import problems
+from driftguard.sources.typescript.members import add_member
+from driftguard.sources.typescript.reader import declaration, extract, parse, skipped
+from driftguard.sources.typescript.scalars import change_scalar
 from driftguard.sources.typescript.spans import symbol_lines
 
 __all__ = [

@@ -24,16 +24,16 @@ order, at their line.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from tree_sitter import Node, QueryCursor
 
 from driftguard.model import NameItems
 from driftguard.sources import name_items
+from driftguard.sources.typescript.nodes import unescape
 
 if TYPE_CHECKING:
-    from driftguard.sources.typescript.reader import TsTree
+    from driftguard.sources.typescript.tree import TsTree
 
 __all__ = ["symbols"]
 
@@ -49,9 +49,6 @@ CLASS_MEMBERS = frozenset({"method_definition", "method_signature", "abstract_me
 INTERFACE_MEMBERS = frozenset({"property_signature", "method_signature"})
 NAMES = frozenset({"identifier", "type_identifier", "property_identifier", "private_property_identifier",
                    "nested_identifier", "shorthand_property_identifier_pattern"})
-_ESCAPE = re.compile(r"\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|\r\n|.)", re.S)
-_SIMPLE = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0",
-           "\n": "", "\r": "", "\r\n": "", "\u2028": "", "\u2029": ""}
 
 
 def symbols(tree: TsTree, path: str) -> NameItems:
@@ -177,22 +174,6 @@ def _literal(raw: bytes, line: int, out: Names) -> None:
             value = unescape(value)
         if value and value not in out:
             out[value] = line
-
-
-def unescape(body: str) -> str:
-    """Decode JavaScript escapes; a lone surrogate becomes U+FFFD."""
-    decoded = _ESCAPE.sub(_escape, body)
-    return decoded.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-
-
-def _escape(m: re.Match[str]) -> str:
-    code = m.group(1)
-    if code in _SIMPLE:
-        return _SIMPLE[code]
-    if len(code) > 1 and code[0] in "ux":
-        number = int(code.strip("u{}x"), 16)
-        return chr(number) if number <= 0x10FFFF else "\ufffd"
-    return code
 
 
 def _start(node: Node) -> int:
