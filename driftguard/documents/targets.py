@@ -9,7 +9,9 @@ reStructuredText reader or MyST's ``{doc}`` and ``{ref}``), ``:ref:x#y`` and
 ``:relref:x#y`` (Hugo's ``{{< ref "x#y" >}}`` shortcodes). Their ``target`` is
 what the role names as written (``guide/install``, without a title or ``<>``)
 and their ``span`` is that text. ``cross_references`` reads the markdown forms
-from a document's text; the site that publishes the document resolves them.
+from a document's text; the site that publishes the document resolves them. A
+site that does not build Sphinx documents reads a reStructuredText page's
+``:doc:`` as the file ``sphinx_document`` names (what it points at on GitHub).
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ import posixpath
 import re
 from urllib.parse import unquote
 
-__all__ = ["ROLES", "cross_reference", "cross_references", "is_relative", "labels", "resolve_path", "split_target"]
+__all__ = ["ROLES", "cross_reference", "cross_references", "is_relative", "labels", "resolve_path", "source_root",
+           "sphinx_document", "split_target"]
 
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 ROLES = ("doc", "ref", "relref")
@@ -29,6 +32,7 @@ _SHORTCODE = re.compile(  # {{< ref "x" >}}, {{% relref path="x#y" lang="en" %}}
 _MYST_ROLE = re.compile(r"\{(doc|ref)\}`*\Z")
 _TITLED = re.compile(r"(?s).*?<([^<>]+)>\s*\Z")
 _LABEL = re.compile(r"^[ \t]{0,3}\(([^()\s][^()\n]*)\)=[ \t]*$", re.M)
+_SOURCE_FOLDERS = ("source", "docs", "doc", "documentation")
 
 
 def is_relative(destination: str) -> bool:
@@ -90,3 +94,32 @@ def cross_references(text: str, codes: list[tuple[int, int]]) -> list[tuple[str,
 def labels(text: str) -> list[tuple[str, int]]:
     """MyST's ``(name)=`` targets on a line of their own, with their offsets."""
     return [(m.group(1).strip(), m.start()) for m in _LABEL.finditer(text)]
+
+
+def sphinx_document(page: str, target: str, suffix: str) -> str | None:
+    """The relative destination a Sphinx ``:doc:`` (``suffix`` the page's, e.g. ``.rst``) or
+    ``:download:`` (``suffix`` "") target names from the page at root-relative ``page``:
+    relative to the page, or, written ``/x``, to the Sphinx source folder (``source_root``).
+    None for an absolute URL, or a ``/x`` with no source folder to read it from."""
+    name = target.strip()
+    if not name or not is_relative(name):
+        return None
+    name += suffix
+    if not name.startswith("/"):
+        return name
+    root = source_root(page)
+    if root is None:
+        return None  # no folder to read it from: left unchecked rather than misread
+    return posixpath.relpath(posixpath.join(root, name.lstrip("/")), posixpath.dirname(page) or ".")
+
+
+def source_root(path: str) -> str | None:
+    """The Sphinx source folder a page at root-relative ``path`` most likely lives in: its
+    deepest folder named ``source``, else its first named ``docs``, ``doc`` or
+    ``documentation``; None when none is."""
+    parts = path.split("/")[:-1]
+    for name in _SOURCE_FOLDERS:
+        found = [i for i, part in enumerate(parts) if part == name]
+        if found:
+            return "/".join(parts[:found[-1 if name == "source" else 0] + 1])
+    return None

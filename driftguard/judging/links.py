@@ -34,11 +34,12 @@ from __future__ import annotations
 import difflib
 import posixpath
 import re
+from dataclasses import replace
 from itertools import islice
 
 from driftguard.config.loader import Rule
 from driftguard.documents.model import Link
-from driftguard.documents.targets import cross_reference, split_target
+from driftguard.documents.targets import cross_reference, sphinx_document, split_target
 from driftguard.judging.linked import MARKDOWN, LinkedDoc
 from driftguard.judging.sites import Linked, Located, Site, Tree, site_for
 from driftguard.judging.sites.tree import FILE, FOLDER, MISSING
@@ -59,10 +60,11 @@ def judge_links(rule: Rule, doc: LinkedDoc, workspace: Workspace, linked: Linked
     site = site_for(tree, doc.path, getattr(rule.claim, "site", ""))  # LinksClaim.site: the form this judges
     items: list[Item] = []
     findings: list[Finding] = []
-    for link, defined in doc.links:
-        role = cross_reference(link.destination)
-        if role is not None and role[0] not in site.roles:
+    for written, defined in doc.links:
+        link = _as_site_reads(written, site, doc.path)
+        if link is None:
             continue  # another generator's cross-reference: this site shows it as text
+        role = cross_reference(link.destination)
         where = Location(doc.path, link.line)
         items.append(Item(Value.string(link.target), where, link.span))
         problem = _problem(link, doc, site, tree, linked)
@@ -74,6 +76,20 @@ def judge_links(rule: Rule, doc: LinkedDoc, workspace: Workspace, linked: Linked
                 problem += f" (resolved as {site.describe()})"
             findings.append(Finding(BROKEN_LINK, rule.id, shown + problem, value=link.target, doc=where))
     return Claim(tuple(items), Location(doc.path)), findings
+
+
+def _as_site_reads(link: Link, site: Site, page: str) -> Link | None:
+    """``link`` as ``site`` reads it on ``page``: a cross-reference of a role the site does not
+    resolve is None, but for a reStructuredText page's ``:doc:``, read as the file it names
+    (GitHub shows the page, and the file is what its reader follows)."""
+    role = cross_reference(link.destination)
+    if role is None or role[0] in site.roles:
+        return link
+    suffix = posixpath.splitext(page)[1]
+    if role[0] != "doc" or suffix.lower() not in (".rst", ".rest"):
+        return None
+    destination = sphinx_document(page, link.target, suffix)
+    return None if destination is None else replace(link, destination=destination)
 
 
 def _problem(link: Link, doc: LinkedDoc, site: Site, tree: Tree, linked: Linked) -> str:
@@ -91,7 +107,7 @@ def _problem(link: Link, doc: LinkedDoc, site: Site, tree: Tree, linked: Linked)
         return _missing(link, path, located, doc.path, site, tree)
     if tree.kind(located.rel) == FOLDER or not fragment:
         return ""
-    shown = path or "this document"
+    shown = path if role is not None else f"`{path}`" if path else "this document"  # "`API.md` has no heading"
     if located.route and located.rel != doc.path:
         shown += f" ({located.rel})"
     return _fragment_problem(shown, located.rel, fragment, doc, site, tree, linked)

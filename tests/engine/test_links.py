@@ -161,11 +161,11 @@ def test_each_broken_link_is_reported_at_its_line_and_no_good_one_is() -> None:
     ("missing.md", "`missing.md` does not exist (relative to docs/)"),
     ("othr.md", "`othr.md` does not exist (relative to docs/); closest: other.md"),
     ("../internal/alerts/alerts.go", "does not exist (relative to docs/); no folder internal/"),
-    ("other.md#turn-limit", "`other.md#turn-limit`: other.md has no heading 'turn-limit'; closest: #turn-limits"),
-    ("other.md#setup-2", "other.md has no heading 'setup-2'; closest: #setup-1"),
+    ("other.md#turn-limit", "`other.md#turn-limit`: `other.md` has no heading 'turn-limit'; closest: #turn-limits"),
+    ("other.md#setup-2", "`other.md` has no heading 'setup-2'; closest: #setup-1"),
     ("#no-such-heading", "this document has no heading 'no-such-heading'"),
-    ("../src/fsm.go#L400", "`../src/fsm.go#L400`: ../src/fsm.go has 12 lines"),
-    ("../src/fsm.go#L10-L20", "../src/fsm.go has 12 lines"),
+    ("../src/fsm.go#L400", "`../src/fsm.go#L400`: `../src/fsm.go` has 12 lines"),
+    ("../src/fsm.go#L10-L20", "`../src/fsm.go` has 12 lines"),
     ("gone file.md", "`gone file.md` does not exist (relative to docs/); defined as [bad-ref] at line 36"),
     ("images/chart.png", "image `images/chart.png` does not exist"),
     ("../../outside.md", "`../../outside.md` leaves the repository root"),
@@ -214,7 +214,7 @@ def test_the_check_command_reports_broken_links_with_their_code(project: Path, c
     code = main(["check", "--no-cache"])
     out = capsys.readouterr().out
     assert code == 1
-    assert "docs/guide.md:26: links: `other.md#turn-limit`: other.md has no heading 'turn-limit'" in out
+    assert "docs/guide.md:26: links: `other.md#turn-limit`: `other.md` has no heading 'turn-limit'" in out
     assert out.count("docs/guide.md:") == len(BROKEN)
 
 

@@ -162,9 +162,9 @@ def test_a_heading_swallowed_by_an_unclosed_fence_names_the_fence(tmp_path: Path
     assert [(f.doc.line, f.value) for f in findings if f.doc] == [(3, "API.md#-audit-log-pro"),
                                                                   (3, "API.md#audit-log-pro")]
     assert findings[0].message == (
-        "`API.md#-audit-log-pro`: API.md has no heading '-audit-log-pro': its line 13 sits inside the code block "
+        "`API.md#-audit-log-pro`: `API.md` has no heading '-audit-log-pro': its line 13 sits inside the code block "
         "opened at line 6, which is never closed (the fence at line 18 closes the block opened at line 16)")
-    assert "API.md has no heading 'audit-log-pro': its line 13 sits inside the code block opened at line 6" in (
+    assert "`API.md` has no heading 'audit-log-pro': its line 13 sits inside the code block opened at line 6" in (
         findings[1].message)
 
 
@@ -172,11 +172,11 @@ def test_a_fence_open_to_the_end_of_the_document_says_so(tmp_path: Path) -> None
     (tmp_path / "API.md").write_text("# API\n\n```sh\nmake\n\n## Setup\n", encoding="utf-8")
     findings, _ = _judge(tmp_path, "README.md", "# R\n\n[setup](API.md#setup)\n", "vitepress")
     assert findings[0].message.startswith(
-        "`API.md#setup`: API.md has no heading 'setup': its line 6 sits inside the code block opened at line 3, "
+        "`API.md#setup`: `API.md` has no heading 'setup': its line 6 sits inside the code block opened at line 3, "
         "which is never closed (resolved as vitepress")
 
 
 def test_a_closed_block_with_a_heading_shaped_comment_is_not_blamed(tmp_path: Path) -> None:
     (tmp_path / "API.md").write_text("# API\n\n```sh\n# Setup\nmake\n```\n", encoding="utf-8")
     findings, _ = _judge(tmp_path, "README.md", "# R\n\n[setup](API.md#setup)\n")
-    assert findings[0].message == "`API.md#setup`: API.md has no heading 'setup'"
+    assert findings[0].message == "`API.md#setup`: `API.md` has no heading 'setup'"

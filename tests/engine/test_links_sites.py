@@ -19,7 +19,7 @@ from driftguard.judging.links import judge_links
 from driftguard.judging.sites import NAMES, Tree, site_for
 from driftguard.judging.workspace import Workspace
 from driftguard.model import Claim, Direction, Finding
-from tests.helpers import FIXTURES
+from tests.helpers import FIXTURES, check, write_tree
 
 SITES_DIR = FIXTURES / "sites"
 
@@ -140,7 +140,7 @@ def test_vitepress_clean_urls_rewrites_public_files_and_slugified_fragments() ->
     for doc in ("docs/guide/index.md", "docs/guide/build.md", "docs/packages/pkg-a/src/index.md"):
         assert broken(root, doc) == []
     message = next(f.message for f in judge(root, "docs/index.md")[1] if f.value == "/guide/build#buildtarget")
-    assert message.startswith("`/guide/build#buildtarget`: /guide/build (docs/guide/build.md) has no heading "
+    assert message.startswith("`/guide/build#buildtarget`: `/guide/build` (docs/guide/build.md) has no heading "
                               "'buildtarget'; closest: #build-target")
 
 
@@ -263,3 +263,59 @@ def test_a_warm_check_of_a_generated_site_parses_nothing(tmp_path: Path) -> None
     warm = subprocess.run(args, capture_output=True, text=True, env=env, check=False)
     assert warm.stdout.strip().splitlines()[-1] == "[]", warm.stdout + warm.stderr
     assert cold.stdout.splitlines()[:-1] == warm.stdout.splitlines()[:-1]
+
+
+def test_sphinx_resolves_the_roles_and_labels_of_a_restructuredtext_page() -> None:
+    root, doc = SITES_DIR / "sphinx", "docs/guide/deploy.rst"
+    assert broken(root, doc) == [(doc, 11, "gone"), (doc, 11, "no-such-label"), (doc, 11, "no-figure")]
+    messages = [f.message for f in judge(root, doc)[1]]
+    assert messages[0].startswith("doc `gone`: no document gone in the site (under docs/)")
+    assert messages[1].startswith("ref `no-such-label`: no label no-such-label in the site")
+
+
+def test_github_reads_a_restructuredtext_doc_role_as_the_file_and_leaves_labels_to_sphinx(tmp_path: Path) -> None:
+    root = write_tree(tmp_path, {"docs/guide/deploy.rst": (SITES_DIR / "sphinx/docs/guide/deploy.rst").read_text(),
+                                 "docs/guide/build.rst": "Build\n=====\n", "docs/index.rst": "Home\n====\n"})
+    assert detected(root, "docs/guide/deploy.rst") == "github"
+    claim, _ = judge(root, "docs/guide/deploy.rst")
+    assert [str(i.value) for i in claim.items] == ["build", "/index", "gone"]  # no conf.py: labels are text
+    assert broken(root, "docs/guide/deploy.rst") == [("docs/guide/deploy.rst", 11, "gone")]
+
+
+@pytest.mark.parametrize("written", ["{site: mkdoc}", "\n      site: mkdoc", "{site: 3}", "{sit: mkdocs}", "mkdocs"])
+def test_a_bad_site_is_a_config_error_at_its_line_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                         written: str) -> None:
+    root = write_tree(tmp_path, {"a.md": "# A\n\n[b](b.md)\n", "b.md": "# B\n",
+                                 "driftguard.yaml": f"version: 1\nrules:\n  - id: l\n    doc: a.md\n    links: {written}\n"})
+    code, out = check(capsys, root)
+    line = 6 if written.startswith("\n") else 5
+    assert code == 2 and f"driftguard.yaml:{line}: error: " in out and "rules[0].links" in out, out
+
+
+@pytest.mark.parametrize(("page", "route"), [
+    *((page, route) for page in ("guide/build.md", "guide/build/index.md", "guide/build/README.md")
+      for route in ("/guide/build", "/guide/build/", "../build/")),
+    ("guide/build.md", "/guide/build.html"),
+])
+def test_a_site_rooted_link_names_the_page_that_builds_the_route(tmp_path: Path, page: str, route: str) -> None:
+    root = write_tree(tmp_path, {"mkdocs.yml": "site_name: x\n", f"docs/{page}": "# Build\n\n## Steps\n",
+                                 "docs/guide/other.md": f"# Other\n\n[build]({route}#steps) [gone]({route}#gone)\n"})
+    assert broken(root, "docs/guide/other.md") == [("docs/guide/other.md", 3, f"{route}#gone")]
+
+
+def test_hugo_is_read_from_a_legacy_config_toml_beside_its_content_folder(tmp_path: Path) -> None:
+    files = {"config.toml": "baseURL = '/docs/'\n", "content/a.md": "# A\n\n[b](/docs/b/#part) [c](/docs/c/)\n",
+             "content/b.md": "# B\n\n## Part\n"}
+    root = write_tree(tmp_path, files)
+    assert detected(root, "content/a.md").startswith("hugo: config.toml, contentDir content")
+    assert broken(root, "content/a.md") == [("content/a.md", 3, "/docs/c/")]
+    (root / "content").rename(root / "pages")  # a config.toml with no content folder is another tool's
+    assert detected(root, "pages/a.md") == "github"
+
+
+def test_vitepress_reads_pages_from_its_src_dir(tmp_path: Path) -> None:
+    root = write_tree(tmp_path, {"docs/.vitepress/config.js": "export default { srcDir: './src' }\n",
+                                 "docs/src/guide/a.md": "# A\n\n[b](/guide/b#part) [c](/guide/c)\n",
+                                 "docs/src/guide/b.md": "# B\n\n## Part\n"})
+    assert detected(root, "docs/src/guide/a.md").startswith("vitepress: .vitepress/config.js, srcDir ./src")
+    assert broken(root, "docs/src/guide/a.md") == [("docs/src/guide/a.md", 3, "/guide/c")]

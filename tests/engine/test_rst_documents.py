@@ -99,7 +99,9 @@ def test_code_blocks_links_and_anchors():
         ("yaml", "debug: false\nport: 5000\n", 98), ("", 'app.config.from_envvar("SETTINGS")\n', 106)]
     assert doc.text[slice(*doc.blocks[0].body_span)] == "   debug: false\n   port: 5000"
     assert [(k.target, k.destination, k.line) for k in doc.links] == [
-        ("deploying", "deploying.rst", 8), ("deploying.rst", "deploying.rst", 113), ("/deploying", "deploying.rst", 113)]
+        ("configuration", ":ref:configuration", 8), ("deploying", ":doc:deploying", 8),
+        ("deploying.rst", "deploying.rst", 113),
+        ("/deploying", ":doc:/deploying", 113)]  # a :doc: is the site's to resolve (GitHub: deploying.rst)
     names = {a.name for a in doc.anchors}
     assert {"configuration", "configuration-handling", "DEBUG", "TESTING", "confval-max_content_length",
             "cmdoption-sample-debug", "cmdoption-sample-port"} <= names

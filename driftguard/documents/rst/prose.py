@@ -3,15 +3,15 @@
 ``Texts.read`` walks an element's inline nodes (``rst.inline``), places its raw
 text in the source (``rst.lines``) and composes the two maps, so every character
 of the folded text leads back to the document; the element's inline literals
-become code spans and its relative links ``Link``s. A ``:doc:`` target names a
-document without its suffix: it points at the same suffix as the page
-(``.rst``), relative to the page, or, written ``/x``, to the Sphinx source folder
-(``source_root``). ``:ref:`` labels name no file and are not recorded.
+become code spans and its relative links ``Link``s. Sphinx's cross-references are
+links with a ``:role:target`` destination (``documents.targets``): ``:doc:`` names a
+document without its suffix, ``:ref:`` and ``:numref:`` a label; the site that
+publishes the page resolves them. A ``:download:`` target is the file it names,
+relative to the page, or, written ``/x``, to the Sphinx source folder.
 """
 
 from __future__ import annotations
 
-import posixpath
 from dataclasses import dataclass, field
 
 from docutils import nodes
@@ -20,9 +20,7 @@ from driftguard.documents.inline import OffsetMap, Run, fold
 from driftguard.documents.model import CodeSpan, Link, Prose
 from driftguard.documents.rst.inline import RawLink, walk
 from driftguard.documents.rst.lines import Source
-from driftguard.documents.targets import is_relative
-
-_SOURCE_FOLDERS = ("source", "docs", "doc", "documentation")
+from driftguard.documents.targets import is_relative, sphinx_document
 
 
 @dataclass
@@ -45,7 +43,6 @@ class Texts:
 
     def __init__(self, path: str, src: Source) -> None:
         self.path, self.src = path, src
-        self.suffix = posixpath.splitext(path)[1] or ".rst"
         self.links: list[Link] = []
         self.misplaced = 0  # elements whose raw text was not found in the source
 
@@ -90,39 +87,13 @@ class Texts:
         return Placed(text, runs, parts[0].base, span, parts[0].line, [c for p in parts for c in p.codes])
 
     def _link(self, link: RawLink, content: OffsetMap) -> None:
-        if link.role in ("ref", "numref"):
-            return
-        if link.role in ("doc", "download"):
-            destination = self._document(link.target, link.role == "doc")
+        if link.role in ("ref", "numref", "doc"):
+            destination: str | None = f":{'doc' if link.role == 'doc' else 'ref'}:{link.target}"
+        elif link.role == "download":
+            destination = sphinx_document(self.path, link.target, "")
         else:
             destination = link.destination
         if destination is None or not is_relative(destination) or not destination:
             return
         span = content.span(link.at, link.at + len(link.target))
         self.links.append(Link(link.target, destination, self.src.line_of(span[0]), span))
-
-    def _document(self, target: str, add_suffix: bool) -> str | None:
-        """What a ``:doc:`` or ``:download:`` target names, relative to the page."""
-        name = target.strip()
-        if not name or not is_relative(name):
-            return None
-        name += self.suffix if add_suffix else ""
-        if not name.startswith("/"):
-            return name
-        root = source_root(self.path)
-        if root is None:
-            return None  # no folder to read it from: left unchecked rather than misread
-        folder = posixpath.dirname(self.path)
-        return posixpath.relpath(posixpath.join(root, name.lstrip("/")), folder or ".")
-
-
-def source_root(path: str) -> str | None:
-    """The Sphinx source folder a page at root-relative ``path`` most likely lives in: its
-    deepest folder named ``source``, else its first named ``docs``, ``doc`` or
-    ``documentation``; None when none is."""
-    parts = path.split("/")[:-1]
-    for name in _SOURCE_FOLDERS:
-        found = [i for i, part in enumerate(parts) if part == name]
-        if found:
-            return "/".join(parts[:found[-1 if name == "source" else 0] + 1])
-    return None

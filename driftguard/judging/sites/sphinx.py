@@ -14,7 +14,8 @@ source folder, without its suffix; ``:ref:label`` names a label
 (``.. _label:``, MyST's ``(label)=``) of any document of the project (with
 ``sphinx.ext.autosectionlabel``, every section title too, prefixed by the
 document's name and ``:`` with ``autosectionlabel_prefix_document``), compared
-lower-cased with runs of whitespace folded, as docutils normalizes names.
+lower-cased with runs of whitespace folded, as docutils normalizes names (or by
+the id docutils made of it: a reStructuredText page's labels are read as ids).
 
 Anchors: docutils' ``make_id``: lower case, a few letters with strokes spelled out
 (``ø`` is ``o``, ``æ`` is ``ae``), accents and other non-ASCII dropped, every run
@@ -96,7 +97,8 @@ class Sphinx(Site):
             stem = self.in_source(posixpath.normpath(name))
             found = next((p for p in (stem, *(stem + s for s in self.suffixes)) if self.tree.is_file(p)), None)
             return Located(found, route=f"document {target}", near=stem + self.suffixes[0]), None
-        return Located(self.labels(linked).get(normalize_name(target)), route=f"label {target}"), None
+        labels = self.labels(linked)  # a label by its name, or by the id docutils made of it
+        return Located(labels.get(normalize_name(target)) or labels.get(make_id(target)), route=f"label {target}"), None
 
     def labels(self, linked: Linked) -> dict[str, str]:
         """Every label of the project (normalized) -> the page that defines it."""
