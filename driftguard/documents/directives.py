@@ -27,7 +27,7 @@ def blank_directives(text: str) -> str:
     lines = text.splitlines(keepends=True)
     blank: set[int] = set()
     code: set[int] = set()
-    for tok in block_tokens(text):
+    for tok in block_tokens(text, inline=False):  # fences are blocks: no inline is read
         if tok.type not in ("fence", "code_block") or not tok.map:
             continue
         first, end = tok.map

@@ -22,6 +22,10 @@ FORMATS: dict[str, str] = {
 class _Reader(Protocol):
     def parse_document(self, path: str, text: str) -> Document: ...
 
+    def parse_links(self, path: str, text: str) -> Document:
+        """What a ``links`` rule reads (links, anchors, headings, code blocks), exactly as
+        ``parse_document`` reads it; the rest of the model may be left empty."""
+
 
 def format_of(path: str) -> str:
     """The reader module for the document at ``path``."""
@@ -31,4 +35,13 @@ def format_of(path: str) -> str:
 def read_document(path: str, text: str) -> Document:
     """``text`` (the document at root-relative ``path``) parsed by its format's reader;
     ParseError when it cannot be read at all."""
-    return cast(_Reader, importlib.import_module(format_of(path))).parse_document(path, text)
+    return _reader(path).parse_document(path, text)
+
+
+def read_links(path: str, text: str) -> Document:
+    """As ``read_document``, building only what a ``links`` rule reads (``_Reader.parse_links``)."""
+    return _reader(path).parse_links(path, text)
+
+
+def _reader(path: str) -> _Reader:
+    return cast(_Reader, importlib.import_module(format_of(path)))

@@ -7,7 +7,9 @@ relative links (``driftguard.documents.links``) and heading anchors
 (``driftguard.documents.slugs``); see ``driftguard.documents.model``. Fenced and
 indented code is never read.
 Table cells are re-split from their source line (``driftguard.documents.table_rows``),
-so each cell's span is exact.
+so each cell's span is exact. ``parse_links`` is the same pass for a ``links`` rule:
+the blocks are parsed, but only the inline content of headings and of blocks that
+may hold a link, and no prose is built.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from driftguard.documents.model import (
     Table,
     fold_key,
 )
-from driftguard.documents.parser import block_tokens
+from driftguard.documents.parser import block_tokens, parse_inline
 from driftguard.documents.sentences import sentences
 from driftguard.documents.slugs import Slugger
 from driftguard.documents.table_rows import TRIM, cell_runs
@@ -47,22 +49,41 @@ from driftguard.text import EOL, split_bom
 
 __all__ = [
     "Anchor", "Cell", "CodeBlock", "CodeSpan", "Document", "Heading", "Link", "ListItem", "Prose", "Row", "Section",
-    "Sentence", "Table", "fold_key", "parse_document",
+    "Sentence", "Table", "fold_key", "parse_document", "parse_links",
 ]
 
 def parse_document(path: str, text: str) -> Document:
     """Parse ``text`` (the document at repository-relative ``path``); ParseError if markdown-it fails."""
-    builder = _Builder(path, text)
-    body = text[builder.bom:]
+    return _parse(_Builder(path, text))
+
+
+def parse_links(path: str, text: str) -> Document:
+    """What a ``links`` rule reads of ``text``, as ``parse_document`` reads it: headings,
+    code blocks, links and HTML anchors, and the code spans of the blocks that hold a
+    link or anchor. No sentence, paragraph, list item or table is built, and only the
+    inline content of headings and of blocks that may hold a link (a ``[``; a ``<`` with
+    an ``=``, an HTML anchor; a backquote with a ``{``: a MyST role, a shortcode in code)
+    is parsed."""
+    return _parse(_Builder(path, text, links_only=True))
+
+
+def _parse(builder: _Builder) -> Document:
+    body = builder.text[builder.bom:]
     length, builder.title = front_matter(body)
     if length:  # blanked, not cut: every line keeps its number
         body = "".join(c if c in "\r\n" else " " for c in body[:length]) + body[length:]
     body = blank_directives(body)
     try:
-        tokens = block_tokens(body, builder.env)
+        tokens = block_tokens(body, builder.env, inline=not builder.links_only)
     except Exception as exc:  # markdown-it on hostile input: report, never crash
-        raise ParseError(f"the markdown could not be parsed: {exc}", Location(path)) from None
+        raise ParseError(f"the markdown could not be parsed: {exc}", Location(builder.path)) from None
     return builder.build(tokens)
+
+
+def _may_link(content: str) -> bool:
+    """Whether an inline's content may hold a link, an HTML anchor, or a code span a
+    links rule reads (a MyST ``{doc}`` role, a shortcode shown as code)."""
+    return "[" in content or ("<" in content and "=" in content) or ("`" in content and "{" in content)
 
 
 @dataclass
@@ -90,8 +111,9 @@ class _OpenTable:
 class _Builder:
     """One pass over the token stream, with a stack of open containers."""
 
-    def __init__(self, path: str, text: str) -> None:
+    def __init__(self, path: str, text: str, links_only: bool = False) -> None:
         self.path, self.text = path, text
+        self.links_only = links_only  # parse_links: headings, blocks, links and anchors only
         self.bom = len(split_bom(text)[0])
         self.starts, self.ends = [self.bom], []
         for m in EOL.finditer(text):
@@ -160,13 +182,23 @@ class _Builder:
                 self.blocks.append(self._code_block(tok))
             elif kind == "inline" and i:
                 parent = tokens[i - 1]
-                if parent.type == "paragraph_open":
+                if parent.type == "paragraph_open" and self._reads(tok):
                     self._paragraph(tok, containers[-1] if containers else None)
-                elif parent.type == "heading_open":
+                elif parent.type == "heading_open" and self._reads(tok, heading=True):
                     self._heading(tok, int(parent.tag[1:] or 1))
                 elif parent.type in ("th_open", "td_open") and table:
                     table.row.append((tok, parent.type == "th_open"))
         return self._document()
+
+    def _reads(self, tok: Token, heading: bool = False) -> bool:
+        """Whether the inline ``tok`` is read: always, but for ``parse_links`` only a
+        heading (its anchor) or an inline that may hold a link, its children parsed now."""
+        if not self.links_only:
+            return True
+        if not heading and not _may_link(tok.content):
+            return False
+        parse_inline(tok, self.env)  # the block parse left it unread
+        return True
 
     def _document(self) -> Document:
         return Document(
@@ -201,7 +233,7 @@ class _Builder:
     # -- blocks ---------------------------------------------------------------
 
     def _heading(self, tok: Token, level: int) -> None:
-        prose, codes, plain = self._prose(tok, self._line_runs(tok))
+        prose, codes, plain = self._prose(tok, self._line_runs(tok), heading=True)
         self.codes.extend(codes)
         line = (tok.map[0] + 1) if tok.map else prose.line
         heading = Heading(prose.text, line, prose.span, prose.map, level=level)
@@ -237,14 +269,18 @@ class _Builder:
 
     def _paragraph(self, tok: Token, item: _OpenItem | None) -> None:
         prose, codes, _ = self._prose(tok, self._line_runs(tok))
-        self.paragraphs.append(prose)
         self.codes.extend(codes)
+        if self.links_only:
+            return
+        self.paragraphs.append(prose)
         self.sentences.extend(sentences(prose, self.line_of))
         if item is not None:  # a paragraph directly inside a list item
             item.first = item.first or prose
             item.codes.extend(codes)
 
     def _close_item(self, item: _OpenItem) -> None:
+        if self.links_only:
+            return
         line = (item.token.map[0] + 1) if item.token.map else 1
         first = item.first
         if first is None:
@@ -261,6 +297,8 @@ class _Builder:
         base = self.starts[index]
         cells = []
         for (tok, _), runs in zip(row, cell_runs(self.line_text(index), [t.content for t, _ in row])):
+            if not self._reads(tok):
+                continue
             shifted = [(a, base + s, n) for a, s, n in runs]
             prose, codes, _ = self._prose(tok, shifted, line=index + 1)
             self.codes.extend(codes)
@@ -271,6 +309,8 @@ class _Builder:
             table.rows.append(Row(tuple(cells), index + 1, (base, self.ends[index])))
 
     def _close_table(self, table: _OpenTable) -> None:
+        if self.links_only:
+            return
         tok = table.token
         first, last = (tok.map[0], tok.map[1] - 1) if tok.map else (0, 0)
         first, last = self.line_index(first), self.line_index(max(last, first))
@@ -294,7 +334,7 @@ class _Builder:
             offset += len(piece) + 1
         return runs
 
-    def _prose(self, tok: Token, runs: list[Run], line: int = 0) -> _Inline:
+    def _prose(self, tok: Token, runs: list[Run], line: int = 0, heading: bool = False) -> _Inline:
         """The folded plain text of an inline token, and its code spans, mapped to the
         document; its links and HTML anchors are recorded on the way."""
         base = runs[0][1] if runs else (self.starts[self.line_index(tok.map[0])] if tok.map else 0)
@@ -308,7 +348,8 @@ class _Builder:
             if child.type == "html_inline":
                 self._html(child.content, line or ((tok.map[0] + 1) if tok.map else 1))
         text_map = plain_map = OffsetMap(content.compose(plain_runs), base)
-        text, folded_runs = fold(plain)
+        folds = heading or not self.links_only  # a links rule reads no prose
+        text, folded_runs = fold(plain) if folds else (plain, None)
         if folded_runs is not None:
             text_map = OffsetMap(plain_map.compose(folded_runs), base)
         span = content.span(0, len(tok.content))  # all the source the text was read from

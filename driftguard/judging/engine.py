@@ -91,7 +91,9 @@ class Engine:
         ws = self.workspace
 
         def read() -> LinkedDoc:
-            return linked_doc(self.document(path))
+            from driftguard.documents.formats import read_links  # a parser is imported only here
+
+            return linked_doc(read_links(path, ws.read_text(path)))
 
         if self.cache is None:
             return ws.cached("linked", path, read)
@@ -183,9 +185,12 @@ class Engine:
         skipped: tuple[str, ...] = ()
         try:
             if rule.claim.judging is Judging.LINKS:
+                from driftguard.judging.linked import LinkedDoc, may_link
                 from driftguard.judging.links import judge_links
 
-                claim, found = judge_links(rule, self.linked(rule.doc), self.workspace, self.linked)
+                text = self.workspace.read_text(rule.doc)  # a page that can hold no link is parsed only if linked to
+                doc = self.linked(rule.doc) if may_link(rule.doc, text) else LinkedDoc(rule.doc, (), ())
+                claim, found = judge_links(rule, doc, self.workspace, self.linked)
             else:
                 from driftguard.judging.references import judge_references, references_claim
 

@@ -69,6 +69,15 @@ class LinkedDoc:
         return next((a for a in self.anchors if a.casefold() == folded), None)
 
 
+def may_link(path: str, text: str) -> bool:
+    """Whether the document at ``path`` may hold a link: a markdown page holds none
+    without a ``[`` (every link, image and reference), a ``{{`` (a Hugo shortcode) or a
+    MyST ``{doc}``/``{ref}`` role, so it need not be parsed to judge its own links."""
+    if not path.lower().endswith((*MARKDOWN_ONLY, ".mdx")):
+        return True
+    return "[" in text or "{{" in text or "{doc}" in text or "{ref}" in text
+
+
 def linked_doc(doc: Document) -> LinkedDoc:
     links = [(link, doc.line_of(link.span[0]) if link.reference and link.span else 0) for link in doc.links]
     markdown = doc.path.lower().endswith((*MARKDOWN_ONLY, ".mdx"))  # shortcodes and MyST roles

@@ -26,7 +26,7 @@ from driftguard.documents.rst.handlers import sphinx_names
 from driftguard.model import Location, ParseError
 from driftguard.text import split_bom
 
-__all__ = ["parse_document"]
+__all__ = ["parse_document", "parse_links"]
 
 _OTHER_BREAKS = str.maketrans({c: " " for c in "\x1c\x1d\x1e\x85\u2028\u2029"})  # docutils splits lines there too
 _settings: Any = None
@@ -65,3 +65,7 @@ def _fresh_settings() -> Any:
     fresh = copy.copy(_settings)
     fresh.warning_stream = io.StringIO()
     return fresh
+
+
+parse_links = parse_document
+"""What a ``links`` rule reads: docutils builds the whole tree anyway, so the whole model."""
