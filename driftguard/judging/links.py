@@ -79,10 +79,13 @@ def judge_links(rule: Rule, doc: LinkedDoc, workspace: Workspace, linked: Linked
 
 
 def _as_site_reads(link: Link, site: Site, page: str) -> Link | None:
-    """``link`` as ``site`` reads it on ``page``: a cross-reference of a role the site does not
-    resolve is None, but for a reStructuredText page's ``:doc:``, read as the file it names
-    (GitHub shows the page, and the file is what its reader follows)."""
+    """``link`` as ``site`` reads it on ``page``: None for a cross-reference to another
+    project, or of a role the site does not resolve, but for a reStructuredText page's
+    ``:doc:``, read as the file it names (GitHub shows the page, and the file is what its
+    reader follows)."""
     role = cross_reference(link.destination)
+    if role is not None and site.elsewhere(*role):
+        return None  # another project's page (intersphinx): not this repository's to check
     if role is None or role[0] in site.roles:
         return link
     suffix = posixpath.splitext(page)[1]

@@ -319,3 +319,32 @@ def test_vitepress_reads_pages_from_its_src_dir(tmp_path: Path) -> None:
                                  "docs/src/guide/b.md": "# B\n\n## Part\n"})
     assert detected(root, "docs/src/guide/a.md").startswith("vitepress: .vitepress/config.js, srcDir ./src")
     assert broken(root, "docs/src/guide/a.md") == [("docs/src/guide/a.md", 3, "/guide/c")]
+
+
+SPHINX_REAL = {  # shaped as Flask's and Sphinx's own docs
+    "doc/conf.py": "extensions = ['sphinx.ext.intersphinx']\n"
+                   "intersphinx_mapping = {'werkzeug': ('https://werkzeug.palletsprojects.com/', None)}\n"
+                   "html_additional_pages = {'contents': 'contents.html'}\n",
+    "doc/index.rst": "Home\n====\n\nThe `table of contents <contents.html>`_, :ref:`genindex`, :ref:`py-modindex`,\n"
+                     ":ref:`search` and `the index <genindex.html>`_.\n",
+    "doc/tutorial/end.rst": "End\n===\n\nSee :doc:`werkzeug:test`, :ref:`werkzeug:routing`, `back <../contents.html>`_,\n"
+                            ":doc:`other:page` and :download:`the template <../../src/gone.jinja>`.\n",
+}
+
+
+def test_sphinx_leaves_intersphinx_targets_and_knows_its_generated_pages(tmp_path: Path) -> None:
+    root = write_tree(tmp_path, SPHINX_REAL)
+    assert broken(root, "doc/index.rst") == []
+    claim, findings = judge(root, "doc/tutorial/end.rst")
+    assert [str(i.value) for i in claim.items] == ["../contents.html", "other:page", "../../src/gone.jinja"]
+    messages = {str(f.value): f.message for f in findings}
+    assert list(messages) == ["other:page", "../../src/gone.jinja"]  # other: is no intersphinx name
+    assert messages["../../src/gone.jinja"].startswith(
+        "`../../src/gone.jinja` does not exist (relative to doc/tutorial/)")  # above the site, inside the repository
+
+
+def test_sphinx_with_intersphinx_names_not_literal_leaves_every_prefixed_target(tmp_path: Path) -> None:
+    files = {**SPHINX_REAL, "doc/conf.py": "extensions = ['sphinx.ext.intersphinx']\nintersphinx_mapping = MAPPING\n"}
+    root = write_tree(tmp_path, files)
+    assert detected(root, "doc/index.rst").endswith("intersphinx not literal: any name:")
+    assert [f.value for f in judge(root, "doc/tutorial/end.rst")[1]] == ["../contents.html", "../../src/gone.jinja"]

@@ -100,8 +100,8 @@ class Site:
             if kind == FILE:
                 return Located(rel)
             route = join_url(self.url_of(doc), path)  # a URL, as the browser reads it
-        if route is None:
-            return leaves
+        if route is None:  # a URL above the site's root: a missing file when the path stays in the repository
+            return leaves if rel is None else Located(None, near=rel)
         page = self.page_for(route, doc)
         if page is None and rel is None and not path.startswith("/"):
             return leaves  # neither a file in the repository nor a page of the site
@@ -171,6 +171,10 @@ class Site:
         return posixpath.normpath(posixpath.join(self.source, path)) if self.source else posixpath.normpath(path)
 
     # -- cross-references ---------------------------------------------------------
+
+    def elsewhere(self, role: str, target: str) -> bool:
+        """Whether a ``:role:target`` cross-reference names another project's page (not checked)."""
+        return False
 
     def cross_reference(self, role: str, target: str, doc: str, linked: Linked) -> tuple[Located, str | None]:
         """Where a ``:role:target`` cross-reference lands, and the fragment to check there;

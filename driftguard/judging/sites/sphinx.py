@@ -2,12 +2,16 @@
 
 ``conf.py`` is read with ``ast``, never run: ``extensions``, ``source_suffix``
 (default ``.rst``, and ``.md`` with ``myst_parser`` or ``myst_nb``),
-``html_static_path``, ``myst_heading_anchors`` and
-``autosectionlabel_prefix_document`` when they are literals.
+``html_static_path``, ``myst_heading_anchors``,
+``autosectionlabel_prefix_document``, ``intersphinx_mapping`` and
+``html_additional_pages`` when they are literals.
 
 Routing: ``guide/build.rst`` is served at ``guide/build.html`` (``guide/build/`` by
-the ``dirhtml`` builder; both are taken), ``index`` is its folder's page, and a
-``html_static_path`` folder is served at ``_static/``. Cross-references, as a
+the ``dirhtml`` builder; both are taken, and a relative link is joined to the
+first), ``index`` is its folder's page, and a
+``html_static_path`` folder is served at ``_static/``; ``genindex``, ``search``,
+``py-modindex`` and each ``html_additional_pages`` name are generated pages, and
+``genindex``, ``modindex``, ``py-modindex`` and ``search`` are labels of every project. Cross-references, as a
 reader gives them (``documents.targets``): ``:doc:path`` names a document by its
 name, relative to the current document's folder or, with a leading ``/``, to the
 source folder, without its suffix; ``:ref:label`` names a label
@@ -16,6 +20,8 @@ source folder, without its suffix; ``:ref:label`` names a label
 document's name and ``:`` with ``autosectionlabel_prefix_document``), compared
 lower-cased with runs of whitespace folded, as docutils normalizes names (or by
 the id docutils made of it: a reStructuredText page's labels are read as ids).
+A target that starts with an ``intersphinx_mapping`` name (``werkzeug:test``; any
+``name:`` when the mapping is not a literal) is another project's, not checked.
 
 Anchors: docutils' ``make_id``: lower case, a few letters with strokes spelled out
 (``ø`` is ``o``, ``æ`` is ``ae``), accents and other non-ASCII dropped, every run
@@ -50,6 +56,9 @@ _STROKES = str.maketrans({0x00f8: "o", 0x0111: "d", 0x0127: "h", 0x0131: "i", 0x
                           0x0247: "e", 0x0249: "j", 0x024b: "q", 0x024d: "r", 0x024f: "y"})
 _DIGRAPHS = str.maketrans({0x00df: "sz", 0x00e6: "ae", 0x0153: "oe", 0x0238: "db", 0x0239: "qp"})
 _MYST_CLEAN = re.compile(r"[^\w\u4e00-\u9fff\- ]")
+_INVENTORY = re.compile(r"[A-Za-z_][\w.-]*")
+_GENERATED = ("genindex", "search", "py-modindex")  # the pages every HTML build writes
+_STANDARD_LABELS = frozenset({"genindex", "modindex", "py-modindex", "search"})  # the standard domain's own
 
 
 def make_id(text: str) -> str:
@@ -77,6 +86,8 @@ class Sphinx(Site):
     static_folders: tuple[str, ...] = ()
     myst_anchors: bool = False
     section_labels: str = ""  # "", "title", or "document:title" (autosectionlabel, with its prefix)
+    inventories: tuple[str, ...] | None = ()  # intersphinx_mapping's names; None: intersphinx on, names unknown
+    extra_pages: tuple[str, ...] = ()  # html_additional_pages' names, built from templates
 
     name: ClassVar[str] = NAME
     pages: ClassVar[tuple[str, ...]] = (".rst", ".md", ".txt", ".ipynb")
@@ -90,6 +101,27 @@ class Sphinx(Site):
     def reads(self, rel: str) -> bool:
         return rel.lower().endswith(MARKDOWN)  # markdown and reStructuredText: the pages driftguard reads
 
+    def url_of(self, page: str) -> str:
+        """The html builder's URL (``guide/build.html``), which relative links are written for."""
+        rel = posixpath.relpath(page, self.source) if self.source else page
+        return "/" + strip_suffix(rel, self.pages + MARKDOWN) + ".html"
+
+    def routed(self, route: str) -> str | None:
+        """A page Sphinx generates (the index, the search page, the module index) or one
+        ``html_additional_pages`` builds: its config stands for it."""
+        stem = strip_suffix(self.unbased(route).strip("/"), (".html",))
+        return self.config() if stem in (*_GENERATED, *self.extra_pages) else None
+
+    def config(self) -> str:
+        return posixpath.join(self.home, "conf.py")
+
+    def elsewhere(self, role: str, target: str) -> bool:
+        """An intersphinx target (``python:library/os``, ``werkzeug:test``): another project's."""
+        name, colon, _ = target.partition(":")
+        if not colon or not _INVENTORY.fullmatch(name):
+            return False
+        return self.inventories is None or name in self.inventories
+
     def cross_reference(self, role: str, target: str, doc: str, linked: Linked) -> tuple[Located, str | None]:
         if role == "doc":
             name = target.strip("/") if target.startswith("/") else posixpath.join(posixpath.dirname(
@@ -97,6 +129,8 @@ class Sphinx(Site):
             stem = self.in_source(posixpath.normpath(name))
             found = next((p for p in (stem, *(stem + s for s in self.suffixes)) if self.tree.is_file(p)), None)
             return Located(found, route=f"document {target}", near=stem + self.suffixes[0]), None
+        if normalize_name(target) in _STANDARD_LABELS:
+            return Located(self.config()), None
         labels = self.labels(linked)  # a label by its name, or by the id docutils made of it
         return Located(labels.get(normalize_name(target)) or labels.get(make_id(target)), route=f"label {target}"), None
 
@@ -163,10 +197,17 @@ def detect(tree: Tree, home: str) -> Sphinx | None:
     if "sphinx.ext.autosectionlabel" in extensions:
         labels = "document:title" if setting(data, "autosectionlabel_prefix_document") is True else "title"
     notes += [f"source_suffix {' '.join(dict.fromkeys(suffixes))}"] + (["autosectionlabel"] if labels else [])
+    extra = setting(data, "html_additional_pages")
+    inventories: tuple[str, ...] | None = ()
+    if "sphinx.ext.intersphinx" in extensions:
+        mapping = setting(data, "intersphinx_mapping")
+        inventories = tuple(k for k in mapping if isinstance(k, str)) if isinstance(mapping, dict) else None
+        notes.append("intersphinx " + (" ".join(inventories) if inventories is not None else "not literal: any name:"))
     return Sphinx(tree, home, home, tuple(notes),
                   suffixes=tuple(dict.fromkeys(s for s in suffixes if isinstance(s, str))),
                   static_folders=tuple(statics), myst_anchors=isinstance(anchors, int) and anchors > 0,
-                  section_labels=labels)
+                  section_labels=labels, inventories=inventories,
+                  extra_pages=tuple(k for k in extra if isinstance(k, str)) if isinstance(extra, dict) else ())
 
 
 def default(tree: Tree) -> Sphinx:
