@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, cast
 
-from driftguard import languages
+from driftguard import languages, quantities
 from driftguard.config.loader import FactSpec
 from driftguard.config.specs import Symbols
 from driftguard.judging.compare import ignored, member_of
@@ -29,7 +29,7 @@ from driftguard.model import (
     NameItems,
     ParseError,
 )
-from driftguard.quantities import QuantityError, with_unit
+from driftguard.quantities import QuantityError
 from driftguard.sources import load_reader, reader_name, unique_items
 
 if TYPE_CHECKING:
@@ -209,7 +209,7 @@ def _in_unit(spec: FactSpec, fact: Fact) -> Fact:
     items = []
     for item in fact.items:
         try:
-            items.append(replace(item, value=with_unit(item.value, spec.unit)))
+            items.append(replace(item, value=quantities.with_unit(item.value, spec.unit)))  # the grammar: only now
         except QuantityError as exc:
             raise ConfigError(f"{exc}; drop `unit:` from fact '{spec.name}' or select a number",
                               item.location or fact.location) from None

@@ -48,18 +48,24 @@ _NEAR = ("website", "docs", "site", "documentation", "doc")
 def site_for(tree: Tree, doc: str, forced: str = "") -> Site:
     """The site that publishes root-relative document ``doc``; ``forced`` names the
     generator to use instead of detecting one ("" detects)."""
-    folder = posixpath.dirname(doc)
-    return tree.workspace.cached("site", f"{forced}\0{doc}", lambda: _find(tree, doc, folder, forced))
+    return tree.workspace.cached("site", f"{forced}\0{doc}", lambda: _find(tree, doc, forced))
 
 
-def _find(tree: Tree, doc: str, folder: str, forced: str) -> Site:
-    generators = [g for g in GENERATORS if g.name == forced] if forced else list(GENERATORS)
-    for home in _homes(tree, folder):
-        for generator in generators:
-            site = _detected(tree, generator, home)
-            if site is not None and site.publishes(doc):
-                return site
-    return generators[0].default(tree) if forced else github.default(tree)
+def _find(tree: Tree, doc: str, forced: str) -> Site:
+    for site in _configured(tree, posixpath.dirname(doc), forced):
+        if site.publishes(doc):
+            return site
+    return next(g for g in GENERATORS if g.name == forced).default(tree) if forced else github.default(tree)
+
+
+def _configured(tree: Tree, folder: str, forced: str) -> list[Site]:
+    """The sites configured for the documents of ``folder``, nearest first: once per folder."""
+    def find() -> list[Site]:
+        generators = [g for g in GENERATORS if g.name == forced] if forced else GENERATORS
+        found = (_detected(tree, generator, home) for home in _homes(tree, folder) for generator in generators)
+        return [site for site in found if site is not None]
+
+    return tree.workspace.cached("sites", f"{forced}\0{folder}", find)
 
 
 def _detected(tree: Tree, generator: Generator, home: str) -> Site | None:
