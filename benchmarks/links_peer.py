@@ -9,7 +9,10 @@ of ``--repeat`` runs after one warm-up.
 - cold: ``driftguard check`` with an empty fact cache (a fresh cache folder each run):
   every page that may hold a link, and every page a link's fragment points into, is parsed;
 - warm: the same check with the cache the warm-up filled: no page is parsed;
-- lychee: the peer on the same glob.
+- lychee: the peer on the same glob;
+- floor: a Python process that only parses the blocks of every page with markdown-it (the
+  parser driftguard's reader builds on, inline content left unread): what a cold check
+  cannot go below while it reads pages as markdown-it does.
 
 The tree is generated (``--pages`` long pages shaped as Pulse's docs: sections, prose with
 code spans, lists, tables, code blocks with ``#`` comment lines, relative links between the
@@ -79,6 +82,15 @@ def generate(root: Path, pages: int, broken: int, seed: int = 7) -> list[tuple[s
     return planted
 
 
+_FLOOR = """import sys
+from pathlib import Path
+from markdown_it import MarkdownIt
+md = MarkdownIt("commonmark").enable("table").disable("inline")
+for page in sorted(Path(".").glob(sys.argv[1])):
+    md.parse(page.read_text(encoding="utf-8"))
+"""
+
+
 def _config(root: Path, glob: str, folder: Path) -> Path:
     config = folder / "links.yaml"
     config.write_text(f"version: 1\nroot: {json.dumps(str(root))}\nrules:\n  - id: links\n"
@@ -102,19 +114,22 @@ def measure(root: Path, glob: str, repeat: int, work: Path, repo: Path = REPO) -
     env.pop("DRIFTGUARD_NO_CACHE", None)
     check = [sys.executable, "-m", "driftguard", "check", "--config", str(config)]
     peer = [lychee, "--offline", "--include-fragments", "--no-progress", glob]
+    floor = [sys.executable, "-c", _FLOOR, glob]
     warm_env = {**env, "DRIFTGUARD_CACHE_DIR": str(work / "warm-cache")}
-    runs: dict[str, list[float]] = {"cold": [], "warm": [], "lychee": []}
+    runs: dict[str, list[float]] = {"cold": [], "warm": [], "lychee": [], "floor": []}
     outputs: dict[str, str] = {}
     for i in range(repeat + 1):  # the first round warms the page, bytecode and fact caches
         cold_env = {**env, "DRIFTGUARD_CACHE_DIR": str(work / f"cold-cache-{i}")}
-        for name, argv, run_env in (("cold", check, cold_env), ("lychee", peer, env), ("warm", check, warm_env)):
+        for name, argv, run_env in (("cold", check, cold_env), ("lychee", peer, env), ("warm", check, warm_env),
+                                    ("floor", floor, env)):
             seconds, outputs[name] = _run(argv, root, run_env)
             if i:
                 runs[name].append(seconds)
     medians = {name: statistics.median(values) for name, values in runs.items()}
     return {"repeat": repeat, "median_s": {k: round(v, 3) for k, v in medians.items()},
             "cold_ratio": round(medians["cold"] / medians["lychee"], 2),
-            "warm_ratio": round(medians["warm"] / medians["lychee"], 2), "outputs": outputs}
+            "warm_ratio": round(medians["warm"] / medians["lychee"], 2),
+            "floor_ratio": round(medians["floor"] / medians["lychee"], 2), "outputs": outputs}
 
 
 def _found(output: str, planted: list[tuple[str, str]], lychee: bool) -> int:
@@ -160,6 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"| driftguard cold | {m['cold']} | {result['cold_ratio']}x |")
     print(f"| driftguard warm | {m['warm']} | {result['warm_ratio']}x |")
     print(f"| lychee --offline --include-fragments | {m['lychee']} | 1.00x |")
+    print(f"| floor: markdown-it parses every page's blocks | {m['floor']} | {result['floor_ratio']}x |")
     if planted:
         print(f"\nplanted broken links: {len(planted)}; found by driftguard cold {result['found']['driftguard']}, "
               f"warm {result['found']['driftguard_warm']}, lychee {result['found']['lychee']}")

@@ -61,9 +61,8 @@ def parse_links(path: str, text: str) -> Document:
     """What a ``links`` rule reads of ``text``, as ``parse_document`` reads it: headings,
     code blocks, links and HTML anchors, and the code spans of the blocks that hold a
     link or anchor. No sentence, paragraph, list item or table is built, and only the
-    inline content of headings and of blocks that may hold a link (a ``[``; a ``<`` with
-    an ``=``, an HTML anchor; a backquote with a ``{``: a MyST role, a shortcode in code)
-    is parsed."""
+    inline content of headings and of blocks that may hold a link or an anchor
+    (``_may_link``) is parsed."""
     return _parse(_Builder(path, text, links_only=True))
 
 
@@ -80,10 +79,16 @@ def _parse(builder: _Builder) -> Document:
     return builder.build(tokens)
 
 
-def _may_link(content: str) -> bool:
-    """Whether an inline's content may hold a link, an HTML anchor, or a code span a
-    links rule reads (a MyST ``{doc}`` role, a shortcode shown as code)."""
-    return "[" in content or ("<" in content and "=" in content) or ("`" in content and "{" in content)
+def _may_link(content: str, references: bool) -> bool:
+    """Whether an inline's content may hold what a links rule reads: a link or image
+    (``](`` or ``][``; any ``[`` when the page defines references, for ``[ref]``), an
+    HTML anchor (a ``<`` with ``id=`` or ``name=``), or a code span that a MyST role
+    (``{doc}``, ``{ref}``) or a shortcode (``{{``) touches."""
+    if "](" in content or "][" in content or (references and "[" in content):
+        return True
+    if "<" in content and "=" in content and ("id" in content.lower() or "name" in content.lower()):
+        return True
+    return "`" in content and ("{{" in content or "{doc}" in content or "{ref}" in content)
 
 
 @dataclass
@@ -195,7 +200,7 @@ class _Builder:
         heading (its anchor) or an inline that may hold a link, its children parsed now."""
         if not self.links_only:
             return True
-        if not heading and not _may_link(tok.content):
+        if not heading and not _may_link(tok.content, bool(self.env.get("references"))):
             return False
         parse_inline(tok, self.env)  # the block parse left it unread
         return True
