@@ -25,7 +25,6 @@ from driftguard.judging.compare import (
     error_finding,
 )
 from driftguard.judging.facts import FactReader
-from driftguard.judging.repository import Repository
 from driftguard.judging.result import Result, RuleResult
 from driftguard.judging.workspace import Workspace
 from driftguard.model import (
@@ -48,6 +47,7 @@ if TYPE_CHECKING:
     from driftguard.documents.model import Document
     from driftguard.judging.cache import FactCache
     from driftguard.judging.linked import LinkedDoc
+    from driftguard.judging.repository import Repository
 
 
 class Engine:
@@ -234,6 +234,8 @@ class Engine:
 
     def repository(self) -> Repository:
         """The repository's files and the names they hold, read once per run."""
+        from driftguard.judging.repository import Repository  # git and the tree's names: references only
+
         return self.workspace.cached("repository", "", lambda: Repository(self.workspace.root,
                                                                           self.config.max_file_size, self.cache))
 
