@@ -380,7 +380,7 @@ def _rst(tmp_path: Path, doc: str = RST) -> Path:
 
 
 def test_the_forms_read_a_restructuredtext_page_as_they_read_markdown(tmp_path, capsys):
-    code, out = _check(_rst(tmp_path), capsys)
+    code, out = check(capsys, _rst(tmp_path))
     assert code == 0, out
 
 
@@ -395,7 +395,7 @@ def test_the_forms_read_a_restructuredtext_page_as_they_read_markdown(tmp_path, 
 ])
 def test_each_form_fails_on_a_restructuredtext_page_at_the_values_line(tmp_path, capsys, old, new, expected):
     line = RST[:RST.index(old)].count("\n") + 1
-    code, out = _check(_rst(tmp_path, RST.replace(old, new)), capsys)
+    code, out = check(capsys, _rst(tmp_path, RST.replace(old, new)))
     assert code == 1, out
     assert f"docs/configuration.rst:{line}: {expected}" in out, out
 

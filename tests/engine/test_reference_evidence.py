@@ -192,7 +192,7 @@ def test_a_warm_run_reads_no_repository_file_and_a_change_rereads_its_folder(tmp
     root = _tree(tmp_path, config=CONFIG.replace("references: true", "references: {strict: true}"))
     write_tree(root, {"deploy/compose.yml": "cap_drop: [NET_RAW]\n", "deploy/notes.txt": "AWS_REGION\n",
                       "scripts/run.sh": "echo customRequestHeaders\n"})
-    first = _check(root, capsys)
+    first = check(capsys, root)
     assert first[0] == 1 and "`NET_RAW`" not in first[1] and "`dns-credentials.env`" in first[1]
     read: list[str] = []
     real = Repository._read
@@ -202,9 +202,9 @@ def test_a_warm_run_reads_no_repository_file_and_a_change_rereads_its_folder(tmp
         return real(self, path)
 
     monkeypatch.setattr(Repository, "_read", counting)
-    assert _check(root, capsys) == first
+    assert check(capsys, root) == first
     assert read == []
     (root / "deploy/compose.yml").write_text("cap_drop: [NET_ADMIN]\n")
-    code, out = _check(root, capsys)
+    code, out = check(capsys, root)
     assert sorted(read) == ["deploy/compose.yml", "deploy/notes.txt"]
     assert "`NET_RAW`" in out and "`NET_RAW`" not in first[1]
