@@ -224,9 +224,10 @@ def _phrase_claim(doc: Document, form: PhraseClaim) -> Claim:
     head, tail = _around(form.template)
     items = []
     for sentence in within(doc.sentences, scope, lambda s: s.span[0]):
-        found = [(a, end) for a, b in _quantities(sentence.text) if head.search(sentence.text, 0, a)
+        heads = _head_ends(head, sentence.text)
+        found = [(a, end) for a, b in _quantities(sentence.text) if heads is None or a in heads
                  for end in [_value_end(sentence.text, a, b, tail)] if end is not None]
-        found += _code_values(doc, sentence, head, tail, found)
+        found += _code_values(doc, sentence, heads, tail, found)
         for start, end in sorted(found):  # every occurrence is a claim, not only the first
             span = sentence.doc_span(start, end)
             where = Location(doc.path, doc.line_of(span[0]))
@@ -262,15 +263,22 @@ def _value_end(text: str, start: int, end: int, tail: re.Pattern[str]) -> int | 
 
 
 @functools.lru_cache(maxsize=4096)
-def _around(template: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """The template's text before ``{value}`` (matched up to a quantity's start) and after it."""
+def _around(template: str) -> tuple[re.Pattern[str] | None, re.Pattern[str]]:
+    """The template's text before ``{value}`` (None when there is none) and after it."""
     before, marker, after = template.partition("{value}")
     if not marker:
         raise PatternError(f"the phrase template {template!r} has no {{value}}")
-    return re.compile(f"{_lead(before)}{_literal(before)}\\Z"), re.compile(f"{_literal(after)}{_trail(after)}")
+    head = re.compile(f"(?=({_lead(before)}{_literal(before)}))") if before else None
+    return head, re.compile(f"{_literal(after)}{_trail(after)}")
 
 
-def _code_values(doc: Document, sentence: Sentence, head: re.Pattern[str], tail: re.Pattern[str],
+def _head_ends(head: re.Pattern[str] | None, text: str) -> frozenset[int] | None:
+    """Every offset of ``text`` the template's text before ``{value}`` ends at, found in one
+    pass (overlaps included), so each quantity is checked in constant time; None: any."""
+    return None if head is None else frozenset(m.end(1) for m in head.finditer(text))
+
+
+def _code_values(doc: Document, sentence: Sentence, heads: frozenset[int] | None, tail: re.Pattern[str],
                  taken: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """Where a code span stands at ``{value}`` in ``sentence``: "Defaults to `data/`"."""
     out = []
@@ -281,7 +289,7 @@ def _code_values(doc: Document, sentence: Sentence, head: re.Pattern[str], tail:
         if at is None or any(a <= at < b for a, b in taken):
             continue
         end = at + len(code.text)
-        if head.search(sentence.text, 0, at) and tail.match(sentence.text, end):
+        if (heads is None or at in heads) and tail.match(sentence.text, end):
             out.append((at, end))
     return out
 

@@ -208,3 +208,39 @@ def test_a_warm_run_reads_no_repository_file_and_a_change_rereads_its_folder(tmp
     code, out = check(capsys, root)
     assert sorted(read) == ["deploy/compose.yml", "deploy/notes.txt"]
     assert "`NET_RAW`" in out and "`NET_RAW`" not in first[1]
+
+
+TS_CODE = """\
+export class Response {
+  iterBytes(): void {}
+}
+
+export function build(): void {}
+"""
+
+TS_CONFIG = CONFIG.replace("'src/**/*.py'", "'src/**/*.ts'")
+
+TS_OPTIONS = "# Options\n\n## oxc\n\nTransforms.\n\n## build.rolldownOptions\n\nPassed on.\n"
+
+
+@pytest.mark.parametrize(("span", "reported"), [
+    ("`response.iterContent()`", True),  # a call on an instance of the code's type Response
+    ("`Response.iterContent`", True),  # a member of a type the code declares
+    ("`event.preventDefault()`", False),  # a call on something the code declares no type of
+    ("`build.target`", False),  # build.ts is a module file, but a TypeScript path names no namespace
+    ("`oxc.include`", False),  # an option under a heading the documents define
+    ("`build.rolldownOptions.output.intro`", False),
+])
+def test_typescript_evidence_and_documented_options(tmp_path, capsys, span, reported):
+    root = write_tree(tmp_path, {"src/build.ts": TS_CODE, "docs/guide.md": f"# Guide\n\nCall {span} here.\n",
+                                 "docs/options.md": TS_OPTIONS, "driftguard.yaml": TS_CONFIG})
+    code, out = check(capsys, root)
+    assert (code, f"docs/guide.md:3: refs: {span} names nothing" in out) == ((1, True) if reported else (0, False)), out
+
+
+def test_an_option_under_a_documented_heading_still_fails_when_its_head_is_a_code_type(tmp_path, capsys):
+    options = TS_OPTIONS + "\n## Response\n\nWhat a request gives back.\n"
+    root = write_tree(tmp_path, {"src/build.ts": TS_CODE, "docs/guide.md": "# Guide\n\nCall `Response.gone` here.\n",
+                                 "docs/options.md": options, "driftguard.yaml": TS_CONFIG})
+    code, out = check(capsys, root)
+    assert code == 1 and "docs/guide.md:3: refs: `Response.gone` names nothing" in out, out
