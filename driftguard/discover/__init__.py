@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from driftguard.config.specs import PhraseClaim
 from driftguard.discover.emit import render_config
 from driftguard.discover.match import propose
 from driftguard.discover.model import (
@@ -35,7 +36,9 @@ from driftguard.discover.model import (
 from driftguard.discover.parallel import EXCLUDED_DIRS, MAX_FILE_SIZE, scan_all, walk
 from driftguard.discover.prove import Proof
 from driftguard.discover.prove import prove as _prove
+from driftguard.discover.rank import collapse, rank
 from driftguard.discover.summary import render_summary
+from driftguard.discover.templates import reads_value
 
 LIMIT = 20
 """Rules a default run proposes: a screenful, best first."""
@@ -48,7 +51,7 @@ __all__ = [
 
 def discover(root: Path, jobs: int | None = None, *, exclude: Iterable[str] = EXCLUDED_DIRS,
              max_file_size: int = MAX_FILE_SIZE, limit: int | None = LIMIT, prove: bool = True,
-             progress: Callable[[str], None] | None = None) -> Discovery:
+             progress: Callable[[str], None] | None = None, include: Iterable[str] = ()) -> Discovery:
     """Scan ``root`` with ``jobs`` processes (default: one per core) and propose rules.
 
     ``exclude`` names folders never entered (hidden folders never are); files over
@@ -63,7 +66,8 @@ def discover(root: Path, jobs: int | None = None, *, exclude: Iterable[str] = EX
     phases: dict[str, float] = {}
     root = Path(root).resolve()
     unscanned: dict[str, int] = {}
-    files, skipped = walk(root, exclude, max_file_size, unscanned)
+    history: list[str] = []
+    files, skipped = walk(root, exclude, max_file_size, unscanned, include=tuple(include), history=history)
     phases["walk"] = time.perf_counter() - started
     results, used = scan_all(root, files, jobs, progress)
     phases["scan"] = time.perf_counter() - started - sum(phases.values())
@@ -72,7 +76,8 @@ def discover(root: Path, jobs: int | None = None, *, exclude: Iterable[str] = EX
     generated = sorted(r.path for r in results if isinstance(r, Skipped) and r.reason == GENERATED)
     skipped += [r for r in results if isinstance(r, Skipped) and r.reason != GENERATED]
     named, near, _unplaced = propose(sources, docs)
-    candidates = sorted(named, key=lambda p: (-p.confidence, p.doc, p.line))
+    by_path = {d.path: d for d in docs}
+    candidates = collapse(rank(named, by_path), root, _reader(by_path))
     phases["match"] = time.perf_counter() - started - sum(phases.values())
     if prove and candidates:
         proof = _prove(root, candidates, limit, progress)
@@ -87,12 +92,14 @@ def discover(root: Path, jobs: int | None = None, *, exclude: Iterable[str] = EX
         files=len(read),
         go_files=sum(1 for lang in languages.values() if lang == "go"),
         python_files=sum(1 for lang in languages.values() if lang == "python"),
+        typescript_files=sum(1 for lang in languages.values() if lang == "typescript"),
         markdown_files=sum(1 for lang in languages.values() if lang == "markdown"),
         bytes=sum(size for _, _, size in read),
         jobs=used,
         skipped=sorted(skipped, key=lambda s: s.path),
         unscanned=unscanned,
         generated=generated,
+        history=history,
         phases=phases,
     )
     discovery = Discovery(
@@ -112,3 +119,13 @@ def discover(root: Path, jobs: int | None = None, *, exclude: Iterable[str] = EX
     )
     stats.seconds = time.perf_counter() - started
     return discovery
+
+
+def _reader(docs: dict[str, DocFile]) -> Callable[[PhraseClaim, str, Proposal], bool]:
+    """Whether a phrase claim reads, in another document, the value a proposal states there."""
+    def reads(claim: PhraseClaim, doc: str, proposal: Proposal) -> bool:
+        fact = proposal.facts[0].fact
+        found = docs.get(doc)
+        return (found is not None and isinstance(fact, CodeScalar)
+                and reads_value(found, claim.template, claim.section, fact.value))
+    return reads

@@ -71,12 +71,14 @@ def score(claim: QuantityClaim, fact: CodeScalar) -> tuple[float, tuple[str, ...
     shared = tuple(s for s in stems if s in claim.stems)
     nearby = tuple(s for s in stems if s not in claim.stems and s in claim.context)
     content = [s for s in shared if weight(s) == 1.0]
-    counts_it = claim.counted in stems if claim.counted else None
-    if not _bindable(claim, fact, verbatim or typed, len(content), bool(counts_it)):
+    counts_it = _counts(claim.counted, stems) if claim.counted else None
+    led = bool(set(content) & _lead(claim, 6))
+    if not _bindable(claim, fact, verbatim or typed, len(content), bool(counts_it), led):
         return 0.0, shared, nearby, verbatim, typed, False
-    evidence = sum(weight(s) for s in shared) + 0.5 * sum(weight(s) for s in nearby)
+    implied = bool(counts_it) and claim.counted not in claim.stems  # "three times": the attempts, unwritten
+    evidence = sum(weight(s) for s in shared) + 0.5 * sum(weight(s) for s in nearby) + (1.0 if implied else 0.0)
     coverage = evidence / sum(weight(s) for s in stems)
-    if counts_it:
+    if counts_it and not implied:
         evidence += 0.5  # "two blocks" for maxLookGateBlocks: the number counts what the name names
     confidence = (1 - (1 - prior(claim.value)) * 0.45 ** evidence) * (0.5 + 0.5 * min(coverage, 1.0))
     if counts_it is False and not set(content) & _lead(claim):
@@ -94,15 +96,31 @@ def _lead(claim: QuantityClaim, words: int = 3) -> frozenset[str]:
     return text_stems(" ".join(claim.text[:claim.start].split()[-words:]))
 
 
-def _bindable(claim: QuantityClaim, fact: CodeScalar, named: bool, content: int, counts: bool) -> bool:
-    """Whether the evidence at hand may bind the claim to the constant at all."""
+def _counts(counted: str, stems: tuple[str, ...]) -> bool:
+    """Whether the noun a number counts is what the constant's name names ("three times" counts
+    the attempts or retries of ``maxInvestigationAttempts``)."""
+    return counted in stems or (counted == _ATTEMPT and bool(_RETRIES & set(stems)))
+
+
+_ATTEMPT = stem("attempt")
+_RETRIES = frozenset({stem("retry"), stem("tries"), stem("attempt")})
+
+
+def _bindable(claim: QuantityClaim, fact: CodeScalar, named: bool, content: int, counts: bool, led: bool) -> bool:
+    """Whether the evidence at hand may bind the claim to the constant at all. A number under
+    3 is said of too many things: it binds only when the sentence names the constant or its
+    type, when the number counts what the name names ("at most two replicas" for
+    ``MAX_REPLICAS``), or when the sentence holds two words of the name, one of them among
+    the words leading to the number ("the max retries is set to two"; not "that byte 2" in a
+    sentence about chunk headers). "once", "one of", "if two samples" and "the two shards"
+    are no claims at all (``candidates_md``)."""
     said = claim.text[claim.start:claim.end]
     number = float(claim.value.data)
     small = claim.value.kind is Kind.NUMBER and not claim.value.unit and number == int(number) and abs(number) < 3
     if fact.ordinal:
         return named and not small and any(c.isdigit() for c in said)
     if small:
-        return named or counts or content >= 2
+        return named or counts or (content >= 2 and led)
     return named or content > 0
 
 

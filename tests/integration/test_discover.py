@@ -354,11 +354,13 @@ def test_summary_reports_counts_overlap_and_missing(pulse: Path) -> None:
     found = discover(pulse)
     summary = render_summary(found)
     go = sum(1 for p in pulse.rglob("*.go") if not p.name.endswith("_test.go"))
-    assert f"scanned {found.stats.files} files ({go} Go, 0 Python, 3 markdown" in summary
+    ts = sum(1 for p in pulse.rglob("*") if p.suffix in (".ts", ".tsx"))  # read since issue 23
+    assert f"scanned {found.stats.files} files ({go} Go, 0 Python, {ts} TypeScript, 3 markdown" in summary
     assert f"proposals: {len(found.proposals)} rules" in summary
     assert "session-state" in summary and "overlap 4: RESOLVING, READING, WRITING, VERIFYING" in summary
     assert "missing in code: internal/agentcapabilities/errors.go" in summary  # what the regex leaves out
-    assert found.stats.bytes == sum(p.stat().st_size for p in pulse.rglob("*") if p.suffix in (".go", ".md"))
+    assert found.stats.bytes == sum(p.stat().st_size for p in pulse.rglob("*")
+                                    if p.suffix in (".go", ".md", ".ts", ".tsx"))
     assert found.stats.seconds > 0
 
 
