@@ -1,13 +1,17 @@
 """``driftguard discover``: find the couplings between documents and code nobody wrote a rule for.
 
-``discover(root)`` scans a repository's Go and Python sources and markdown
-documents in parallel (generated files are never read), indexes candidate facts
-(const sets, enums, String methods, map keys, scalar constants) and candidate
-claims (table columns, sections' code spans, quantities in sentences and
-cells), proposes rules where they meet, and keeps, best first and at most a screenful, those
-that pass on the tree and that selftest shows can fail.
+``discover(root)`` scans a repository's Go, Python and TypeScript sources and its markdown
+and reStructuredText documents in parallel (generated files are never read, nor are
+changelogs, release notes and history pages: ``documents``), indexes candidate facts
+(const sets, enums, ``String()`` methods, map keys, scalar constants, flags, environment
+variables, configuration fields, parameter and keyed defaults, semaphores) and candidate
+claims (table columns, sections' code spans, quantities in sentences and cells, stated
+defaults, option headings, bullets and YAML keys), proposes rules where they meet, ranks
+them (pages about the code first, dated records last: ``rank``), folds a statement copied
+to many pages into one rule, and keeps, best first and at most a screenful, those that
+pass on the tree and that selftest shows can fail.
 ``render_config`` writes them as a driftguard config with the evidence in
-comments; ``render_summary`` says what was found.
+comments; ``render_summary`` says what was found, and what was not read.
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ from driftguard.model import DriftguardError, Kind
 from driftguard.quantities import QuantityError, find_quantities, parse_quantity
 
 SCALAR_KINDS = (Kind.NUMBER, Kind.DURATION)
-FLAG_CELL = r"^`?--?(?!h,|help\b)([A-Za-z][\w.-]*)"
+FLAG_CELL = r"^`?--?(?!h\b|help\b)([A-Za-z][\w.-]*)"
 """What a table's ``--flag`` cell names: the flag without its dashes (``--log.level <lvl>``: ``log.level``);
 the row of the CLI library's own ``-h, --help`` is no flag the program defines."""
 _SOURCE_PATH = re.compile(r"[\w./-]+(?:" + "|".join(re.escape(e) for e in languages.extensions()) + ")")
@@ -278,7 +278,7 @@ def _idiom(text: str, start: int, end: int) -> bool:
     full"), "one" in an idiom ("one of", "no one", "one by one"), or a number word pointing
     back at something already counted ("the three phases", "these two")."""
     said = text[start:end].lower()
-    if said == "once":
+    if said == "once" or (said.split()[0] in _SMALL and _BOUND.search(text[:start])):
         return True
     if said.split()[0].isalpha() and _ANAPHORA.search(text[:start]) or _HYPOTHESIS.search(text[:start]):
         return True
@@ -288,6 +288,9 @@ def _idiom(text: str, start: int, end: int) -> bool:
 
 
 _ANAPHORA = re.compile(r"\b(?:the|these|those|both)\s+$", re.IGNORECASE)
+_SMALL = frozenset({"0", "1", "2", "zero", "one", "two"})
+_BOUND = re.compile(r"\bthan\s+$", re.IGNORECASE)
+"""A bound, not a value: "greater than zero", "more than one"."""
 _HYPOTHESIS = re.compile(r"\b(?:if|when|unless|whether)\s+$", re.IGNORECASE)
 """Before a number, words that make it a case considered, not a value stated: "If two samples"."""
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 
 from driftguard.config.specs import BlockClaim, Form, HeadingsClaim, ItemsClaim
 from driftguard.discover.model import QuantityClaim, SentenceText, SetClaim, TableRef
@@ -82,21 +83,31 @@ def stated_defaults(doc: Document, home: Callable[[int], Section | None], addres
             named = _named_before(doc, sentence, m.start())
             found = _value(doc, sentence, m.end(), words=bool(m.group(1))) if named else None
             if found is not None and named is not None:
-                out.append(_claim(doc, sentence, found, named, title, sentences, around))
+                claim = _claim(doc, sentence, found, named[0], title, sentences, around)
+                out.append(replace(claim, item=named[1]) if named[1] else claim)
                 break
     return out
 
 
-def _named_before(doc: Document, sentence: Sentence, end: int) -> str | None:
-    """The option the last code span before ``end`` names, in the sentence's own words."""
+def _named_before(doc: Document, sentence: Sentence, end: int) -> tuple[str, str] | None:
+    """The option the last code span before ``end`` names, in the sentence's own words, else
+    the one a bullet starts with ("- `keepalive_expiry`, time limit ... (Default 5)"), with
+    that bullet's first code span ("" when the sentence itself names it)."""
     limit = sentence.doc_span(0, end)[1]
     spans = [c for c in doc.code_spans if sentence.span[0] <= c.span[0] < limit]
-    return option_name(spans[-1].text) if spans else None
+    if spans:
+        named = option_name(spans[-1].text)
+        return (named, "") if named else None
+    item = next((i for i in doc.list_items if i.span[0] <= sentence.span[0] < i.span[1] and i.codes), None)
+    if item is None or doc.text[item.span[0]:item.codes[0].span[0]].strip() not in ("`", ""):
+        return None
+    named = option_name(item.codes[0].text)
+    return (named, item.codes[0].text) if named else None
 
 
 def _value(doc: Document, sentence: Sentence, start: int, words: bool) -> tuple[int, int, Value] | None:
-    """The value stated right at ``start`` of the sentence: a code span, else (with ``words``)
-    a quantity or one word."""
+    """The value stated right at ``start`` of the sentence: a code span or a quantity, else
+    (with ``words``: "defaults to", "Default:") one word."""
     rest = sentence.text[start:]
     at = sentence.doc_span(start, start)[0]
     code = next((c for c in doc.code_spans if sentence.span[0] <= c.span[0] < sentence.span[1]
@@ -107,12 +118,12 @@ def _value(doc: Document, sentence: Sentence, start: int, words: bool) -> tuple[
             return None
         begin = start + where
         return begin, begin + len(code.text), read_value(code.text)
-    if not words:
-        return None
     quantities = find_quantities(rest)
-    if quantities and quantities[0][0] == 0:
+    if quantities and quantities[0][0] == 0:  # "(Default 5)": a number needs no "to" or ":"
         qs, qe, value = quantities[0]
         return start + qs, start + qe, value
+    if not words:
+        return None
     m = re.match(r"[\w%/'\"-]+(?:\.\w+)*", rest)
     return (start, start + m.end(), read_value(m.group())) if m is not None else None
 

@@ -1,12 +1,13 @@
 """What kind of document a path is, for discovery: a record of the past, or a page about the code.
 
-- A **history** document (a changelog, release notes, a history or news page) states
-  what the code was at each release; nothing discovered there guards the code of
-  today, so it is never read: a file named ``CHANGELOG*``, ``HISTORY*``, ``RELEASE*``
-  or ``NEWS*`` anywhere, and every file under a documentation folder (``docs/``,
-  ``doc/``, ``documentation/``) whose path below it has a part starting ``release``
-  (``docs/releases/v2.md``, ``docs/release-control/v6/plan.md``, ``docs/release-notes.md``).
-  ``--include`` brings such a path back (a glob, a path, or a folder).
+- A **history** document (a changelog, release notes, a history or news page, a blog
+  post) states what the code was at one release; nothing discovered there guards the
+  code of today, so it is never read: a file named ``CHANGELOG*``, ``CHANGES*``,
+  ``HISTORY*``, ``RELEASE*`` or ``NEWS*`` anywhere, every file of a ``blog/`` folder, and
+  every file under a documentation folder (``docs/``, ``doc/``, ``documentation/``) whose
+  path below it has a part starting ``release`` (``docs/releases/v2.md``,
+  ``docs/release-control/v6/plan.md``, ``docs/release-notes.md``). ``--include`` brings
+  such a path back (a glob, a path, or a folder).
 - A **dated** document (a date in its name or a folder's, or kept under ``records/``,
   ``decisions/``, ``adr/``) records a decision or an event as it stood that day: read,
   but ranked after every other document.
@@ -22,8 +23,10 @@ from pathlib import PurePosixPath
 
 from driftguard.config import globs
 
-HISTORY_NAMES = ("changelog", "history", "release", "news")
+HISTORY_NAMES = ("changelog", "changes", "history", "release", "news")
 """File names (their start, any case) of documents that record the past."""
+HISTORY_FOLDERS = frozenset({"blog", "blogs", "posts", "announcements", "changelog", "changelogs"})
+"""Folders of dated posts (a release announcement states the defaults of that release)."""
 DOC_FOLDERS = frozenset({"docs", "doc", "documentation"})
 RECORD_FOLDERS = frozenset({"records", "decisions", "adr", "adrs"})
 _DATE = re.compile(r"(?<!\d)(?:19|20)\d\d(?:[-_.]?(?:0[1-9]|1[0-2]))(?:[-_.]?(?:0[1-9]|[12]\d|3[01]))?(?!\d)")
@@ -40,7 +43,7 @@ def is_history(path: str, include: Iterable[str] = ()) -> bool:
     parts = PurePosixPath(path).parts
     if not parts:
         return False
-    history = parts[-1].lower().startswith(HISTORY_NAMES)
+    history = parts[-1].lower().startswith(HISTORY_NAMES) or any(p.lower() in HISTORY_FOLDERS for p in parts[:-1])
     if not history:
         below = next((i for i, part in enumerate(parts[:-1]) if part.lower() in DOC_FOLDERS), None)
         history = below is not None and any(p.lower().startswith("release") for p in parts[below + 1:])

@@ -114,12 +114,14 @@ def default_drafts(matches: list[ScalarMatch], docs: dict[str, DocFile]) -> list
         taken.add((c.doc, c.sentence))
         fact = m.fact
         said = c.text[c.start:c.end]
-        where = f"the section '{c.section}'" if section else "the sentence"
+        heading = c.section is not None and norm(c.section) == norm(c.option)
+        where = f"the bullet `{c.item}`" if c.item else f"the section '{c.section}'" if heading else "the sentence"
         basis = f"{where} names the option {c.option}, the {_what(fact)}"
         evidence = [f"{c.doc}:{c.line}: '{c.text}' states {said} for {c.option}",
                     f"code: {describe_fact(fact)}"] + ([f"as likely: {short_list(m.rivals)}"] if m.rivals else [])
-        drafts.append(Draft(PhraseClaim(template=template, section=section), c.option if fact.entry else "",
-                            c.doc, c.line, [fact], m.confidence, evidence, basis=basis, entry=fact.entry))
+        form = PhraseClaim(template=template, section=section, place=("item", f"`{c.item}`") if c.item else None)
+        drafts.append(Draft(form, c.option if fact.entry else "", c.doc, c.line, [fact], m.confidence, evidence,
+                            basis=basis, entry=fact.entry))
     return drafts
 
 

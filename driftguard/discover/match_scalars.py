@@ -28,7 +28,7 @@ from driftguard.config.specs import PhraseClaim, TableClaim
 from driftguard.discover.draft import PROPOSE_AT, Draft, describe_fact, row_placeholders
 from driftguard.discover.model import CodeScalar, DocFile, QuantityClaim, TableRef, mentioned
 from driftguard.discover.templates import phrase_for
-from driftguard.discover.words import identifier_words, stem, text_stems, weight
+from driftguard.discover.words import STOPWORDS, identifier_words, stem, text_stems, weight
 from driftguard.model import Kind, Value
 
 
@@ -96,6 +96,14 @@ def _lead(claim: QuantityClaim, words: int = 3) -> frozenset[str]:
     return text_stems(" ".join(claim.text[:claim.start].split()[-words:]))
 
 
+def _labels(claim: QuantityClaim, fact: CodeScalar) -> bool:
+    """Whether a small number is a label of the noun right before it ("sample 1", "byte 2",
+    "step 2"), not an amount: that noun is a content word the constant's name lacks."""
+    m = re.search(r"([A-Za-z][A-Za-z-]*)\s+$", claim.text[:claim.start])
+    word = m.group(1).lower() if m else ""
+    return bool(word) and word not in STOPWORDS and weight(stem(word)) == 1.0 and stem(word) not in fact.stems
+
+
 def _counts(counted: str, stems: tuple[str, ...]) -> bool:
     """Whether the noun a number counts is what the constant's name names ("three times" counts
     the attempts or retries of ``maxInvestigationAttempts``)."""
@@ -120,7 +128,7 @@ def _bindable(claim: QuantityClaim, fact: CodeScalar, named: bool, content: int,
     if fact.ordinal:
         return named and not small and any(c.isdigit() for c in said)
     if small:
-        return named or counts or (content >= 2 and led)
+        return named or (not _labels(claim, fact) and (counts or (content >= 2 and led)))
     return named or content > 0
 
 
@@ -205,7 +213,7 @@ def phrase_drafts(matches: list[ScalarMatch], docs: dict[str, DocFile]) -> tuple
     and the matches no exact template reads."""
     drafts, unplaced = [], []
     taken: set[tuple[str, int, int]] = set()  # (doc, sentence, value start) read by a template
-    for m in sorted(matches, key=lambda m: (-m.confidence, m.claim.doc, m.claim.line, m.claim.start)):
+    for m in sorted(nearest(matches), key=lambda m: (-m.confidence, m.claim.doc, m.claim.line, m.claim.start)):
         c = m.claim
         if c.kind != "sentence" or (c.doc, c.sentence, c.start) in taken:
             continue
@@ -221,6 +229,33 @@ def phrase_drafts(matches: list[ScalarMatch], docs: dict[str, DocFile]) -> tuple
                             m.confidence, evidence, basis=basis(m)))
         taken.update((c.doc, i, at) for i, at in read)
     return drafts, unplaced
+
+
+def nearest(matches: list[ScalarMatch]) -> list[ScalarMatch]:
+    """Of the quantities of one sentence bound to one constant, the one nearest the words of its
+    name: "a seven-day recovery window ...; a separate seven-day grace period" states the grace
+    period once, with its second value."""
+    best: dict[tuple[str, int, str, str], ScalarMatch] = {}
+    for m in matches:
+        if m.claim.kind != "sentence":
+            continue
+        key = (m.claim.doc, m.claim.sentence, m.fact.file, m.fact.name)
+        kept = best.get(key)
+        if kept is None or _distance(m) < _distance(kept):
+            best[key] = m
+    chosen = {id(m) for m in best.values()}
+    return [m for m in matches if m.claim.kind != "sentence" or id(m) in chosen]
+
+
+_WORDS = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+
+
+def _distance(m: ScalarMatch) -> int:
+    """Characters between the quantity and the nearest word of the constant's name in its sentence."""
+    c = m.claim
+    found = [min(abs(w.start() - c.end), abs(c.start - w.end())) for w in _WORDS.finditer(c.text)
+             if text_stems(w.group()) & set(m.fact.stems) and not c.start <= w.start() < c.end]
+    return min(found, default=len(c.text))
 
 
 def rows_drafts(matches: list[ScalarMatch]) -> list[Draft]:

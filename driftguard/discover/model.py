@@ -127,6 +127,7 @@ class QuantityClaim:
     section: str | None = None  # the innermost addressable section heading
     counted: str = ""  # the stem of the noun a bare number counts ("two blocks" -> block)
     option: str = ""  # a stated default: the option its section heading, row or sentence names
+    item: str = ""  # a stated default named by its bullet: the bullet's first code span, as written
 
 
 @dataclass(frozen=True)

@@ -24,10 +24,11 @@ from driftguard.model import DriftguardError
 
 EXCLUDED_DIRS = frozenset({
     "vendor", "node_modules", "testdata", "fixtures", "__pycache__", "site-packages", "dist", "build",
-    "venv", "env", "third_party",
+    "venv", "env", "third_party", "mock", "mocks", "fakes", "testutil", "testutils",
 })
 """Folders never scanned (besides hidden ones such as ``.git``): vendored code, Go
-``testdata`` and test fixtures, build output and virtual environments."""
+``testdata``, test fixtures, mocks and test helpers (a mock's sample data equals a number of
+the documents by chance), build output and virtual environments."""
 
 DOCUMENT_SUFFIXES = (".md", ".markdown", ".rst", ".rest")
 SCANNED = ("go", "python", "typescript")

@@ -32,9 +32,24 @@ file, any other page, a dated record."""
 
 
 def rank(proposals: Iterable[Proposal], docs: dict[str, DocFile]) -> list[Proposal]:
-    """Each proposal with its tier, best first."""
-    ranked = [replace(p, tier=_tier(p, docs)) for p in proposals]
-    return sorted(ranked, key=lambda p: (p.tier, -p.confidence, p.doc, p.line))
+    """Each proposal with its tier, best first; within a tier, a third proposal reading the same
+    facts in the same document (a flag table per subcommand, one constant in three sentences)
+    comes after the tier's others, so a screenful shows more of the tree."""
+    ranked = sorted((replace(p, tier=_tier(p, docs)) for p in proposals),
+                    key=lambda p: (p.tier, -p.confidence, p.doc, p.line))
+    seen: dict[tuple[object, ...], int] = {}
+    repeated: set[int] = set()
+    for i, p in enumerate(ranked):
+        key = (p.doc, tuple((r.fact.file, r.fact.selector) for r in p.facts))
+        seen[key] = seen.get(key, 0) + 1
+        if seen[key] > SAME_FACTS:
+            repeated.add(i)
+    order = sorted(range(len(ranked)), key=lambda i: (ranked[i].tier, i in repeated, i))
+    return [ranked[i] for i in order]
+
+
+SAME_FACTS = 2
+"""Proposals reading the same facts in one document that rank among the tier's best."""
 
 
 def _tier(p: Proposal, docs: dict[str, DocFile]) -> int:

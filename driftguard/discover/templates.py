@@ -174,6 +174,9 @@ def option_template(doc: DocFile, claim: QuantityClaim) -> tuple[str, str | None
     other sentence of the scope holds both literals. Values of every kind (a code span's
     text, a word) are read so; the engine then proves the template."""
     texts = doc.sentences
+    if claim.item:  # the bullet naming the option scopes the template: its words before the value do
+        template = next((t for t in candidates(claim) if t.partition("{value}")[0].strip()), None)
+        return (_unopened(template), claim.section) if template else None
     scopes: list[str | None] = [claim.section] if claim.section is not None else []
     scopes.append(None)
     own = texts[claim.sentence].text.lower()
@@ -194,3 +197,12 @@ def option_template(doc: DocFile, claim: QuantityClaim) -> tuple[str, str | None
                 continue
             return template, title
     return None
+
+
+def _unopened(template: str) -> str:
+    """``template`` without an opening bracket its words do not close: "(Default {value}" reads
+    as "Default {value}" and reads the same values."""
+    lead, _, tail = template.partition("{value}")
+    if lead[:1] in "([" and lead[:1] and ")]"["([".index(lead[0])] not in lead + tail:
+        return lead[1:] + "{value}" + tail
+    return template

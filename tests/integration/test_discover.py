@@ -380,6 +380,7 @@ def test_skips_vendored_unreadable_and_oversized_files(tree) -> None:
     root = tree({
         "a.go": 'package a\n\ntype Mode string\n\nconst (\n\tModeOn Mode = "on"\n\tModeOff Mode = "off"\n)\n',
         "vendor/b/b.go": 'package b\n\ntype Mode string\n\nconst (\n\tX Mode = "x"\n\tY Mode = "y"\n)\n',
+        "internal/mocks/m.go": 'package mocks\n\ntype Kind string\n\nconst (\n\tA Kind = "a"\n\tB Kind = "b"\n)\n',
         "node_modules/c/README.md": "# c\n",
         ".git/d.md": "# d\n",
         "bad.md": b"\xff\xfe not utf-8",
