@@ -17,9 +17,9 @@ fingerprint covers its code.
 from __future__ import annotations
 
 import fnmatch
+import posixpath
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import PurePosixPath
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ def unregister(name: str) -> None:
 
 def language_of(path: str) -> Language | None:
     """The language whose extension ``path`` has (the last registered wins a tie)."""
-    suffix = PurePosixPath(path).suffix.lower()
+    suffix = posixpath.splitext(posixpath.basename(path.rstrip("/")))[1].lower()
     found = None
     for lang in LANGUAGES:
         if suffix in lang.extensions:
@@ -90,7 +90,7 @@ def by_key(key: str) -> Language | None:
 def is_test_file(path: str) -> bool:
     """Whether ``path`` is a test file of its language."""
     lang = language_of(path)
-    return lang is not None and lang.is_test(PurePosixPath(path).name)
+    return lang is not None and lang.is_test(posixpath.basename(path.rstrip("/")))
 
 
 def names_tests(pattern: str) -> bool:

@@ -17,7 +17,16 @@ given, and for the ini option only on runs without explicit paths (plain
 ``pytest``), so a run on one chosen test file stays focused.
 
 The engine is built once per config file (each source and document is parsed
-once per run) and shared by the file's items. The engine never imports pytest.
+once per run) and shared by the file's items. It reads and writes the same fact
+cache as ``driftguard check`` (``judging.cache.default_cache``), so a second run
+parses only what changed; ``--driftguard-no-cache``, the ini option
+``driftguard_no_cache = true`` or ``DRIFTGUARD_NO_CACHE=1`` turn it off, as
+``check --no-cache`` does. The engine never imports pytest.
+
+Node ids: a rule is ``CONFIG::RULE-ID``; a rule over a ``doc:`` glob is one item
+per document, ``CONFIG::RULE-ID[DOC]``. Each item's id is built from that string
+exactly as pytest rebuilds the ids it stores (``--lf``, ``--deselect``), so the
+id pytest saved for a failed document selects that document alone.
 """
 
 from __future__ import annotations
@@ -31,6 +40,7 @@ import pytest
 
 if TYPE_CHECKING:
     from driftguard.config.loader import Rule
+    from driftguard.judging.cache import FactCache
     from driftguard.judging.engine import Engine
     from driftguard.judging.result import RuleResult
 
@@ -45,7 +55,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="check every rule of the driftguard config as a test item",
     )
+    group.addoption(
+        "--driftguard-no-cache",
+        action="store_true",
+        default=False,
+        help="neither read nor write the fact cache driftguard check keeps (also DRIFTGUARD_NO_CACHE=1)",
+    )
     parser.addini("driftguard", type="bool", default=False, help="enable the driftguard rules (true/false)")
+    parser.addini("driftguard_no_cache", type="bool", default=False,
+                  help="run the driftguard rules without the fact cache (true/false)")
     parser.addini(
         "driftguard_config",
         type="string",
@@ -59,7 +77,8 @@ def pytest_configure(config: pytest.Config) -> None:
     if not (forced or config.getini("driftguard")):
         return
     path = _config_path(config)
-    config.pluginmanager.register(_RulesPlugin(path, forced), _PLUGIN_NAME)
+    no_cache = bool(config.getoption("driftguard_no_cache") or config.getini("driftguard_no_cache"))
+    config.pluginmanager.register(_RulesPlugin(path, forced, cached=not no_cache), _PLUGIN_NAME)
 
 
 def _config_path(config: pytest.Config) -> Path:
@@ -81,13 +100,19 @@ def _config_path(config: pytest.Config) -> Path:
 class _RulesPlugin:
     """Per run: collect the config file once, by the walk or else after it."""
 
-    def __init__(self, path: Path, forced: bool) -> None:
+    def __init__(self, path: Path, forced: bool, cached: bool) -> None:
         self.path = path
         self.forced = forced
         self.collected = False
+        self.cache: FactCache | None = None
+        if cached:
+            from driftguard.judging.cache import default_cache
+
+            self.cache = default_cache()  # None too under DRIFTGUARD_NO_CACHE, or without a usable folder
 
     def pytest_report_header(self, config: pytest.Config) -> str:
-        return f"driftguard: {_shown(self.path, config.rootpath)}"
+        where = f"cache {self.cache.directory}" if self.cache else "no cache"
+        return f"driftguard: {_shown(self.path, config.rootpath)} ({where})"
 
     def pytest_collect_file(self, file_path: Path, parent: pytest.Collector) -> DriftguardFile | None:
         # pytest may build a node here that it then discards (pytest 8 lists a folder's
@@ -128,8 +153,10 @@ class DriftguardFile(pytest.File):
         from driftguard.model import DriftguardError, Location
 
         plugin = self.config.pluginmanager.get_plugin(_PLUGIN_NAME)
+        cache = None
         if isinstance(plugin, _RulesPlugin):
             plugin.collected = True
+            cache = plugin.cache
         try:
             config = load_config(self.path)
         except DriftguardError as exc:
@@ -137,11 +164,13 @@ class DriftguardFile(pytest.File):
             if where is not None and where.path == str(self.path):
                 where = Location(_shown(self.path, self.config.rootpath), where.line, where.column)
             raise self.CollectError(f"{where or 'driftguard'}: {exc.message}") from None
-        self.engine = Engine(config)
+        self.engine = Engine(config, cache)
         shared = {rule.id for rule in config.rules if rule.doc_pattern != rule.doc}
         for rule in config.rules:
             name = f"{rule.id}[{rule.doc}]" if rule.id in shared else rule.id
-            yield DriftguardItem.from_parent(self, name=name, rule=rule)
+            # The id as a string, so pytest reads "[DOC]" as the parameters the way it reads the
+            # ids it stored; built from the name alone, "[" would stay part of the name (pytest 9).
+            yield DriftguardItem.from_parent(self, name=name, rule=rule, nodeid=f"{self.nodeid}::{name}")
 
 
 class RuleFailed(Exception):

@@ -1,75 +1,24 @@
-"""Shared test helpers: write a small repository tree into a temporary folder."""
+"""Shared fixtures; the functions the test modules share are in tests/helpers.py."""
 
 from __future__ import annotations
 
 import os
-import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import settings
 
-if TYPE_CHECKING:
-    from driftguard.selftest import SelftestResult
+from tests.helpers import SharedTree, repository_files, write_tree
 
-# In CI every property test draws the same examples each run (issue 5: derandomized in CI);
-# locally they keep exploring, so a new counterexample is found here rather than in a gate.
-settings.register_profile("ci", derandomize=True)
-if os.environ.get("CI"):
-    settings.load_profile("ci")
+# Tests judge work, not the clock: no property test fails for taking longer than a deadline
+# on a busy machine. In CI every property test also draws the same examples each run (issue 5:
+# derandomized in CI); locally they keep exploring, so a new counterexample is found here
+# rather than in a gate.
+settings.register_profile("local", deadline=None)
+settings.register_profile("ci", deadline=None, derandomize=True)
+settings.load_profile("ci" if os.environ.get("CI") else "local")
 
-ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = ROOT / "tests" / "fixtures"
-
-
-def copy_repository(dest: Path) -> Path:
-    """This working tree's files (tracked and untracked, not ignored) copied to ``dest``:
-    what the own config's ``references`` and ``links`` rules resolve against."""
-    import shutil
-    import subprocess
-
-    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
-                            capture_output=True, check=True).stdout.decode().split("\0")
-    for rel in filter(None, listed):
-        source = ROOT / rel
-        if source.is_file() and not source.is_symlink():
-            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, dest / rel)
-    return dest
-
-
-def digest(folder: Path) -> dict[str, str]:
-    """Each file under ``folder`` (caches left out) -> the hash of its bytes: a tree to compare after a run."""
-    import hashlib
-
-    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file() and "__pycache__" not in p.parts}
-
-
-def selftest_of_copy(fixture: Path, dest: Path) -> tuple[SelftestResult, Path, dict[str, str]]:
-    """``selftest`` on a copy of the fixture tree ``fixture`` at ``dest``: its result, the copy,
-    and the copy's digest from before the run."""
-    import shutil
-
-    from driftguard.config.loader import load_config
-    from driftguard.selftest import run_selftest
-
-    shutil.copytree(fixture, dest)
-    before = digest(dest)
-    return run_selftest(load_config(dest / "driftguard.yaml")), dest, before
-
-
-def write_tree(base: Path, files: dict[str, str | bytes]) -> Path:
-    for rel, content in files.items():
-        path = base / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(textwrap.dedent(content).lstrip("\n"), encoding="utf-8")
-    return base
 
 
 @pytest.fixture
@@ -82,3 +31,25 @@ def tree(tmp_path: Path) -> Callable[[dict[str, str | bytes]], Path]:
 def _private_fact_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """CLI runs in tests use a cache folder of their own, never the user's."""
     monkeypatch.setenv("DRIFTGUARD_CACHE_DIR", str(tmp_path_factory.mktemp("dg-cache")))
+
+
+@pytest.fixture(scope="session")
+def shared_repository(tmp_path_factory: pytest.TempPathFactory) -> SharedTree:
+    """This working tree's files, copied once per session (read only)."""
+    return SharedTree(tmp_path_factory.mktemp("repository"), repository_files())
+
+
+@pytest.fixture
+def own_repository(shared_repository: SharedTree, tmp_path: Path) -> Iterator[Path]:
+    """A tree of this repository for one test, lent from the session's copy: change its files
+    with ``tests.helpers.edit`` (or ``own`` them first), never in place."""
+    yield shared_repository.lend(tmp_path / "repository")
+    shared_repository.assert_untouched()
+
+
+@pytest.fixture(scope="session")
+def shared_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fact cache for the tests that check a whole shipped config: entries are keyed by the
+    content of each file, so a test's edit is a miss of its own and the rest is parsed once
+    per session instead of once per test."""
+    return tmp_path_factory.mktemp("shared-cache")

@@ -195,3 +195,51 @@ def test_a_cached_check_imports_no_parser(tmp_path: Path) -> None:
     warm = subprocess.run(args, capture_output=True, text=True, env=env, check=False)
     assert warm.returncode == 0, warm.stdout + warm.stderr
     assert warm.stdout.strip().splitlines()[-1] == "[]", warm.stdout
+
+
+_PRIVATE_STDLIB = {"sre_parse", "sre_compile", "sre_constants"}  # re's internals under their old names
+
+
+def _private_stdlib(module: str) -> bool:
+    """Whether ``module`` is a private part of the standard library (``re._parser``, ``_thread``...)."""
+    parts = module.split(".")
+    hidden = any(p.startswith("_") and not p.endswith("__") for p in parts)  # __future__ is public
+    return module in _PRIVATE_STDLIB or (parts[0] in sys.stdlib_module_names and hidden)
+
+
+def _imported_names(tree: ast.AST) -> list[tuple[int, str]]:
+    """Every module ``tree`` imports: ``import``/``from`` statements at any depth, and each
+    string in the arguments of an ``import_module(...)`` or ``__import__(...)`` call."""
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found += [(node.lineno, node.module)] + [(node.lineno, f"{node.module}.{a.name}") for a in node.names]
+        elif isinstance(node, ast.Call) and ast.unparse(node.func).split(".")[-1] in ("import_module", "__import__"):
+            found += [(node.lineno, s.value) for arg in node.args for s in ast.walk(arg)
+                      if isinstance(s, ast.Constant) and isinstance(s.value, str)]
+    return found
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_no_module_imports_a_private_module_of_the_standard_library(package: str) -> None:
+    """``re._parser`` and its old names change without notice between Python versions."""
+    private = [f"{path.relative_to(REPO)}:{line}: {name}" for path in _modules(package).values()
+               for line, name in _imported_names(ast.parse(path.read_text(encoding="utf-8")))
+               if _private_stdlib(name)]
+    assert private == []
+
+
+@pytest.mark.parametrize("source, names", [
+    ("import sre_parse\n", ["sre_parse"]),
+    ("from re import _parser\n", ["re._parser"]),
+    ("import re._parser as p\n", ["re._parser"]),
+    ("def f():\n    import sre_compile\n", ["sre_compile"]),
+    ("import importlib, sys\n_SRE = importlib.import_module('re._parser' if sys.version_info >= (3, 11) else 'sre_parse')\n",
+     ["re._parser", "sre_parse"]),
+    ("__import__('_thread')\n", ["_thread"]),
+    ("import re, collections.abc\nfrom driftguard import _version\nimport libcst._nodes\n", []),
+])
+def test_the_private_import_scan_finds_each_spelling(source: str, names: list[str]) -> None:
+    assert [name for _, name in _imported_names(ast.parse(source)) if _private_stdlib(name)] == names

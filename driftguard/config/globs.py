@@ -111,13 +111,24 @@ def _segment(part: str) -> str:
 
 
 def _files(root: Path, base: str) -> Iterator[str]:
-    start = root / base if base else root
-    if not start.is_dir():
+    """Every regular file under ``base`` (a symlink to one included), never entering a
+    dot-folder or a linked folder; file types come from the directory listing."""
+    start = os.path.join(root, base) if base else os.fspath(root)
+    if not os.path.isdir(start):
         return
-    for folder, dirs, names in os.walk(start, followlinks=False):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        rel = Path(folder).relative_to(root).as_posix()
-        prefix = "" if rel == "." else rel + "/"
-        for name in names:
-            if (Path(folder) / name).is_file():
-                yield prefix + name
+    stack = [(start, base + "/" if base else "")]
+    while stack:
+        folder, prefix = stack.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    if not entry.name.startswith("."):
+                        stack.append((entry.path, prefix + entry.name + "/"))
+                elif entry.is_file():
+                    yield prefix + entry.name
+            except OSError:
+                continue

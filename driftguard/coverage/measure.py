@@ -26,7 +26,7 @@ from driftguard.documents.model import Document, fold_key
 from driftguard.judging.engine import Engine
 from driftguard.judging.links import MARKDOWN
 from driftguard.judging.result import RuleResult
-from driftguard.model import DriftguardError, Finding, Item
+from driftguard.model import Direction, DriftguardError, Finding, Item
 
 if TYPE_CHECKING:
     from driftguard.judging.cache import FactCache
@@ -97,7 +97,12 @@ def _reads(result: RuleResult) -> list[_Read]:
         return []
     drift = [f for f in result.findings if not f.is_error and f.doc is not None]
     compared = result.rule.claim.judging is Judging.COMPARE
-    return [_Read(result.rule.id, item, any(_names(f, item) for f in drift), compared) for item in result.claim.items]
+    items = result.claim.items
+    if result.rule.direction is Direction.CODE_TO_DOC:  # it compares only what the code has (`mentions`)
+        fold = result.rule.case_insensitive
+        code = {(i.value.canonical.casefold() if fold else i.value.canonical) for f in result.facts for i in f.items}
+        items = tuple(i for i in items if (i.value.canonical.casefold() if fold else i.value.canonical) in code)
+    return [_Read(result.rule.id, item, any(_names(f, item) for f in drift), compared) for item in items]
 
 
 def _names(finding: Finding, item: Item) -> bool:

@@ -58,9 +58,23 @@ def _quantities(doc: Document) -> Iterator[Span]:
     cells = (cell for table in doc.tables for row in table.rows for cell in row.cells)
     for prose in chain(doc.sentences, cells):
         for start, end, value in find_quantities(prose.text):
-            if _claim_shaped(value):
+            if _claim_shaped(value) or _of_an_option(prose.text, start, end, value):
                 at = prose.doc_span(start, end)
                 yield Span(at[0], at[1], doc.line_of(at[0]), SpanKind.QUANTITY, prose.text[start:end])
+
+
+_OPTION_BEFORE = re.compile(r"(?i)\b(?:defaults?(?:\s+(?:is|to|of))?|at\s+most|at\s+least|up\s+to|maximum(?:\s+of)?|"
+                            r"minimum(?:\s+of)?|limit(?:ed)?(?:\s+(?:of|to))?|capped\s+at)\s*:?\s*\Z")
+_NOUN_AFTER = re.compile(r"\s+(?:[a-z]+\s+)?[a-z]{3,}s\b")
+
+
+def _of_an_option(text: str, start: int, end: int, value: Value) -> bool:
+    """A bare number that states an option's value: "(Default 100)", "at most 20 connections",
+    "capped at four"; a number that only counts something ("two samples") is not."""
+    if value.kind is not Kind.NUMBER or value.unit:
+        return False
+    return bool(_OPTION_BEFORE.search(text, 0, start)) and (not text[end:].strip()[:1].isalpha()
+                                                             or bool(_NOUN_AFTER.match(text, end)))
 
 
 def _claim_shaped(value: Value) -> bool:

@@ -29,7 +29,7 @@ from driftguard.config.specs import (
 from driftguard.documents.blocks import block_claim
 from driftguard.documents.matches import headings_claim, items_claim, list_items, text_claim
 from driftguard.documents.model import Cell, Document, Row, Sentence, Table, fold_key
-from driftguard.documents.scope import Scope, gone, line_list, not_found, scope_of, within
+from driftguard.documents.scope import Scope, gone, line_list, not_found, scope_of, top_line, within
 from driftguard.documents.snippets import snippet_claim
 from driftguard.model import AmbiguousClaim, Claim, ClaimNotFound, Item, Location, PatternError, Value
 from driftguard.quantities import QUANTITY_PATTERN, find_quantities, read_value
@@ -310,7 +310,7 @@ def _mentions_claim(doc: Document, form: MentionsClaim) -> Claim:
     section = scope_of(doc, form.section) if form.section else None
     items = [Item(Value.string(c.text), Location(doc.path, c.line), c.span)
              for c in within(doc.code_spans, section, lambda c: c.span[0])]
-    return Claim(tuple(items), Location(doc.path, section.line if section else None))
+    return Claim(tuple(items), Location(doc.path, section.line if section and section.line else top_line(doc)))
 
 
 # -- shared ---------------------------------------------------------------------

@@ -22,6 +22,7 @@ _Place = Callable[[int, int], tuple[int, int]]
 """Offsets in a piece of text -> the document's span."""
 
 _LIST = re.compile(r"\A\s*[\[(]([^\[\]()]*)[\])]\s*\Z")
+_UNION = re.compile(r"""\A\s*(?:(['"])[^'"|]*\1\s*\|\s*)+(['"])[^'"|]*\2\s*\Z""")
 
 
 def text_claim(doc: Document, form: TextClaim) -> Claim:
@@ -71,20 +72,25 @@ def items_claim(doc: Document, form: ItemsClaim) -> Claim:
 
 def list_items(text: str, span: tuple[int, int], where: Location) -> list[Item]:
     """The members ``text`` states: each element of a list literal (``['.mjs', '.js']``,
-    ``(a, b)``), or the text itself as one member, each with its own span."""
+    ``(a, b)``) or of a union of string literals (``'spa' | 'mpa'``), or the text
+    itself as one member, each with its own span."""
     found = _LIST.match(text)
-    if found is None:
+    if found is not None:
+        body, base, sep = found.group(1), found.start(1), ","
+    elif _UNION.match(text):
+        body, base, sep = text, 0, "|"
+    else:
         return [Item(read_value(text), where, span)]
     out = []
-    for element, at in _elements(found.group(1), found.start(1)):
+    for element, at in _elements(body, base, sep):
         out.append(Item(Value.string(element), where, (span[0] + at, span[0] + at + len(element))))
     return out
 
 
-def _elements(body: str, base: int) -> Iterator[tuple[str, int]]:
-    """Each comma-separated element of a list literal's body, unquoted, with its offset."""
+def _elements(body: str, base: int, sep: str) -> Iterator[tuple[str, int]]:
+    """Each ``sep``-separated element of a list literal's body, unquoted, with its offset."""
     at = 0
-    for part in body.split(","):
+    for part in body.split(sep):
         stripped = part.strip()
         offset = base + at + part.find(stripped) if stripped else base + at
         at += len(part) + 1

@@ -39,6 +39,11 @@ class Scope:
         return f" in section '{self.title}'" if self.title else ""
 
 
+def top_line(doc: Document) -> int:
+    """The line a finding about the whole document names: its first heading's, else 1."""
+    return doc.headings[0].line if doc.headings else 1
+
+
 def whole(doc: Document) -> Scope:
     return Scope(0, len(doc.text), None, None)
 
@@ -62,7 +67,7 @@ def find_section(doc: Document, title: str) -> Section | Scope:
         if not same:
             where = f" under '{PATH.join(parts[:depth])}'" if depth else ""
             raise ClaimNotFound(gone(f"no section headed '{part}'{where}"),
-                                Location(doc.path, outer.line if outer else None))
+                                Location(doc.path, outer.line if outer else top_line(doc)))
         if len(same) > 1:
             lines = line_list(s.line for s in same)
             path = _parent_path(doc, same[1])
@@ -136,5 +141,5 @@ def gone(what: str) -> str:
 def not_found(doc: Document, what: str, scope: Scope | None) -> ClaimNotFound:
     """The claim is gone: ``what`` is missing from the scope (or the document)."""
     if scope is None or scope.title is None:
-        return ClaimNotFound(gone(what), Location(doc.path))
+        return ClaimNotFound(gone(what), Location(doc.path, top_line(doc)))
     return ClaimNotFound(gone(f"{what}{scope.named()}"), Location(doc.path, scope.line))

@@ -32,7 +32,7 @@ from driftguard.judging.cache_codec import (
     names_from_json,
     names_to_json,
 )
-from driftguard.judging.fingerprints import CLAIMS, code_fingerprint, digest, library_fingerprint
+from driftguard.judging.fingerprints import CLAIMS, TEXT, code_fingerprint, digest, library_fingerprint
 from driftguard.model import Claim, Item, NameItems
 
 if TYPE_CHECKING:
@@ -85,6 +85,11 @@ class FactCache:
     def removal(self, head: str, name: str, compute: Callable[[], Removal | None]) -> Removal | None:
         """The commit that removed ``name`` from the code, as of commit ``head``."""
         return self._through("removal", CLAIMS, "", "", (head, name), compute, _removal_to_json, _removal_from_json)
+
+    def repository_names(self, scope: str, stamp: str, compute: Callable[[], list[str]]) -> list[str]:
+        """The names the repository's files under ``scope`` hold (a folder, or ``""`` for
+        all of them), as of ``stamp``: a digest of each file's path, size and mtime."""
+        return self._through("repository", TEXT, scope, "", stamp, compute, list, _strings)
 
     def names(self, selector: Selector, texts: list[tuple[str, str]],
               compute: Callable[[], Sequence[Item]]) -> Sequence[Item]:

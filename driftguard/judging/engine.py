@@ -230,7 +230,7 @@ class Engine:
     def repository(self) -> Repository:
         """The repository's files and the names they hold, read once per run."""
         return self.workspace.cached("repository", "", lambda: Repository(self.workspace.root,
-                                                                          self.config.max_file_size))
+                                                                          self.config.max_file_size, self.cache))
 
     def outside(self, rule: Rule) -> set[str]:
         """The documents of ``rule`` (every one its ``doc:`` names) and the config."""

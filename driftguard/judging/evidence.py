@@ -18,6 +18,7 @@ in their code blocks.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Iterable
 from pathlib import PurePosixPath
@@ -56,10 +57,11 @@ def declared_heads(names: Iterable[str], repository: Repository) -> frozenset[st
     heads = {n.split(".", 1)[0] for n in names if n}
     sources = set(languages.extensions())
     for file in repository.files:
-        path = PurePosixPath(file)
-        if path.suffix.lower() in sources:
-            heads.add(path.stem)
-            heads.update(path.parts[:-1])
+        *folders, name = file.split("/")
+        stem, suffix = posixpath.splitext(name)
+        if suffix.lower() in sources:
+            heads.add(stem)
+            heads.update(folders)
     return frozenset(h for h in heads if h.isidentifier())
 
 

@@ -166,7 +166,7 @@ def path_resolves(path: str, doc_path: str, repository: Repository, index: Index
     that name): documents name files relative to the package they describe. Nothing
     outside the root is read, stat'ed or walked: a path that climbs out of it, or runs
     through a symlink that leads out, resolves to nothing."""
-    if index.literal(path) is not None or PurePosixPath(path).name in index.bases:
+    if index.literal(path) is not None or posixpath.basename(path.rstrip("/")) in index.bases:
         return True
     folder = posixpath.dirname(doc_path)
     for written in _module_forms(path):
@@ -214,8 +214,8 @@ def _module_forms(path: str) -> list[str]:
 
 
 def _closest_path(path: str, repository: Repository) -> str:
-    base = PurePosixPath(path).name
-    same = [f for f in repository.files if PurePosixPath(f).name == base]
+    base = posixpath.basename(path.rstrip("/"))
+    same = [f for f in repository.files if f.rpartition("/")[2] == base]
     if same:
         return f"; a file of that name: `{same[0]}`"
     close = difflib.get_close_matches(path, repository.files, n=1, cutoff=0.75)

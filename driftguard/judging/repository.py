@@ -4,16 +4,27 @@ Files are the tracked files where the root is a git work tree, otherwise every
 file under the root but the usual vendored, build and tool folders. A name
 appears when it occurs whole: an identifier as a word, a dotted name with
 every part (``VM.GuestAgent.Audit`` in ``perms: [VM.GuestAgent.Audit]``). Each
-file is read once per run and reduced to the set of names it holds.
+file is read once per run and reduced to the set of names it holds; with a cache,
+the names of each folder and of the whole are kept by the files' sizes and
+modification times, so a warm run stats the files and reads none.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import posixpath
 import re
 import subprocess
 from collections.abc import Iterable
+from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from driftguard.judging.fingerprints import digest
+
+if TYPE_CHECKING:
+    from driftguard.judging.cache import FactCache
 
 SKIPPED_FOLDERS = frozenset({
     ".git", ".hg", ".svn", "node_modules", "vendor", "third_party",
@@ -86,9 +97,10 @@ def names_in(data: bytes) -> frozenset[str]:
 class Repository:
     """Names per file, read lazily, once per run."""
 
-    def __init__(self, root: Path, max_file_size: int) -> None:
+    def __init__(self, root: Path, max_file_size: int, cache: FactCache | None = None) -> None:
         self.root = root
         self.max_file_size = max_file_size
+        self.cache = cache
         self.files = repository_files(root)
         self._names: dict[str, frozenset[str]] = {}
         self._unions: dict[frozenset[str], frozenset[str]] = {}
@@ -130,9 +142,44 @@ class Repository:
         a changelog or a guide no rule reads, is as stale as one in the rule's documents."""
         key = frozenset(outside)
         if key not in self._unions:
-            union: set[str] = set()
-            for path in self.files:
-                if path not in key and not path.lower().endswith(DOCUMENTATION):
-                    union |= self._of(path)
-            self._unions[key] = frozenset(union)
+            paths = [p for p in self.files if p not in key and not p.lower().endswith(DOCUMENTATION)]
+            self._unions[key] = self._union(paths) if self.cache is not None else self._read_all(paths)
         return self._unions[key]
+
+    def _read_all(self, paths: Iterable[str]) -> frozenset[str]:
+        union: set[str] = set()
+        for path in paths:
+            union |= self._of(path)
+        return frozenset(union)
+
+    def _union(self, paths: list[str]) -> frozenset[str]:
+        """``_read_all`` through the cache: the whole union by every file's stamp, and on a
+        miss each folder's by its files' stamps, so one changed file rereads one folder."""
+        cache = self.cache
+        assert cache is not None
+        folders: dict[str, list[tuple[str, object]]] = {}
+        for path in paths:
+            folders.setdefault(posixpath.dirname(path), []).append((path, self._stamp(path)))
+        stamps = {folder: _digest([self.max_file_size, files]) for folder, files in folders.items()}
+
+        def folder_names(files: list[tuple[str, object]]) -> list[str]:
+            return sorted(self._read_all(p for p, _ in files))
+
+        def every_folder() -> list[str]:
+            union: set[str] = set()
+            for folder, files in folders.items():
+                union.update(cache.repository_names(folder + "/", stamps[folder], partial(folder_names, files)))
+            return sorted(union)
+
+        return frozenset(cache.repository_names("", _digest(sorted(stamps.items())), every_folder))
+
+    def _stamp(self, path: str) -> object:
+        try:
+            found = os.lstat(self.root / path)
+        except OSError:
+            return None
+        return [found.st_size, found.st_mtime_ns, found.st_mode]
+
+
+def _digest(data: object) -> str:
+    return digest(json.dumps(data, separators=(",", ":")).encode("utf-8", "surrogatepass"))

@@ -11,9 +11,9 @@ in order, comes first (``LoadFile`` -> ``LoadConfigFile``), then the most words 
 from __future__ import annotations
 
 import difflib
+import posixpath
 import re
 from collections.abc import Iterable, Sequence
-from pathlib import PurePosixPath
 
 from driftguard.model import Fact, Item, NameItems
 
@@ -51,10 +51,17 @@ class Index:
                 at = [i for i, label in enumerate(labels) if (label == "literal") is literal]
                 # reversed, so that the first of each name is the one the dict keeps
                 tables.append((items, dict(zip([names[i] for i in reversed(at)], reversed(at)))))
-        self.bases = {PurePosixPath(text).name for _, table in self._literals for text in table}
+        self._bases: set[str] | None = None
         self._members: dict[str, list[str]] | None = None
         self._by_word: dict[str, list[str]] | None = None
         self._by_start: dict[str, list[str]] | None = None
+
+    @property
+    def bases(self) -> set[str]:
+        """The last path segment of every string literal, for a path span to resolve by."""
+        if self._bases is None:
+            self._bases = {posixpath.basename(text.rstrip("/")) for _, table in self._literals for text in table}
+        return self._bases
 
     @property
     def names(self) -> Iterable[str]:

@@ -188,7 +188,9 @@ def change_value(text: str, item: Item) -> Edit:
             raise CannotApply(f"cannot write {new_value.canonical} like '{old.text}': {exc}") from None
         expect: tuple[str, ...] = (written.strip(), new_value.canonical)
     else:
-        written = text[start:end] + "_selftest"
+        stated = text[start:end]
+        quoted = len(stated) > 1 and stated[0] == stated[-1] and stated[0] in "'\""
+        written = stated[:-1] + "_selftest" + stated[-1] if quoted else stated + "_selftest"
         expect = (written,)
     path = item.location.path if item.location else ""
     if doc_rst.is_rst(path):  # a table cell that grows widens its column

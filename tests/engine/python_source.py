@@ -1,18 +1,14 @@
-"""Helpers the Python reader's tests share: read a selector from a source written
-inline (dedented), and judge a copy of a fixture tree after an edit."""
+"""What the Python reader's tests share: read a selector from a source written inline
+(dedented). Judging and editing a tree are in tests/helpers.py."""
 
 from __future__ import annotations
 
 import textwrap
 from collections.abc import Sequence
-from pathlib import Path
 
 import pytest
 
-from driftguard.config.loader import load_config
 from driftguard.config.specs import Selector
-from driftguard.judging.engine import Engine
-from driftguard.judging.result import Result
 from driftguard.model import FactNotFound, Item
 from driftguard.sources import python as reader
 
@@ -40,15 +36,3 @@ class SourceReader:
 
     def skipped(self, source: str, selector: Selector) -> list[str]:
         return reader.skipped(reader.parse(self.path, textwrap.dedent(source)), selector, self.path)
-
-
-def run(root: Path) -> Result:
-    """Every rule of the tree at ``root``, judged."""
-    return Engine(load_config(root / "driftguard.yaml")).run()
-
-
-def edit(path: Path, old: str, new: str) -> None:
-    """``path`` with the first ``old`` replaced by ``new`` (which must be there)."""
-    text = path.read_text(encoding="utf-8")
-    assert old in text, old
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")

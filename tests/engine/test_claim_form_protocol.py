@@ -22,8 +22,7 @@ from driftguard.config.specs import (
     TableClaim,
 )
 from driftguard.discover.emit import yaml_entry
-
-from ..conftest import write_tree
+from tests.helpers import write_tree
 
 PACKAGE = Path(__file__).resolve().parents[2] / "driftguard"
 STAGES = ("judging", "fix", "selftest", "discover", "coverage", "reporters")

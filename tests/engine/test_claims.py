@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from driftguard.config.specs import MentionsClaim, PhraseClaim, SectionClaim, TableClaim
 from driftguard.documents.claims import read_claim, template_regex
+from driftguard.documents.matches import list_items
 from driftguard.documents.reader import Document, parse_document
 from driftguard.model import AmbiguousClaim, Claim, ClaimNotFound, Kind, Location, PatternError
 
@@ -101,7 +102,7 @@ def test_missing_table_names_it():
     with pytest.raises(ClaimNotFound) as err:
         read_claim(doc(), TableClaim("Kind"))
     assert err.value.message == "the document no longer states it: no table headed 'Kind'"
-    assert err.value.location == Location("docs/SAFETY.md")
+    assert err.value.location == Location("docs/SAFETY.md", 1)  # the document's first heading, never no line
 
 
 def test_missing_column_names_it_and_the_columns_there_are():
@@ -180,7 +181,7 @@ def test_section_list_items_take_the_first_code_span_or_the_text():
 def test_missing_section_and_empty_section_are_not_found():
     with pytest.raises(ClaimNotFound, match="no section headed 'Errors'") as err:
         read_claim(doc(), SectionClaim("Errors", code_spans="x"))
-    assert err.value.location == Location("docs/SAFETY.md")
+    assert err.value.location == Location("docs/SAFETY.md", 1)
     with pytest.raises(ClaimNotFound, match="has no code spans matching"):
         read_claim(doc(), SectionClaim("After", code_spans=r"^[A-Z]+$"))
     with pytest.raises(ClaimNotFound, match="bullet list items"):
@@ -245,7 +246,7 @@ def test_mentions_are_every_code_span_of_the_document_or_section():
     d = doc()
     everything = read_claim(d, MentionsClaim())
     assert "RESOLVING" in values(everything) and "not_here" in values(everything)
-    assert everything.location == Location("docs/SAFETY.md")
+    assert everything.location == Location("docs/SAFETY.md", 1)
     assert_spans_exact(d, everything)
     after = read_claim(d, MentionsClaim(section="After"))
     assert values(after) == ["not_here"] and after.location.line == 36
@@ -375,3 +376,18 @@ def test_two_sections_with_one_heading_are_ambiguous():
     d = parse_document("c.md", TWICE)
     with pytest.raises(AmbiguousClaim, match=r"2 sections are headed 'Workers' \(lines 22, 26\)"):
         read_claim(d, PhraseClaim("at most {value} workers", section="Workers"))
+
+
+@pytest.mark.parametrize("stated, members", [
+    ("'spa' | 'mpa' | 'custom'", ["spa", "mpa", "custom"]),
+    ('"a"|"b"', ["a", "b"]),
+    ("['.mjs', '.js']", [".mjs", ".js"]),
+    ("string | boolean", ["string | boolean"]),
+    ("'spa' | Custom", ["'spa' | Custom"]),
+])
+def test_a_list_or_a_union_of_string_literals_states_members(stated, members):
+    items = list_items(stated, (10, 10 + len(stated)), Location("d.md", 3))
+    assert [i.value.text for i in items] == members
+    for item, member in zip(items, members):
+        start, end = item.span
+        assert stated[start - 10:end - 10] == member

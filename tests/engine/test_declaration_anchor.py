@@ -4,13 +4,10 @@ type, class, map or ``String`` method), labelled so, not at the set's first valu
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path
 
 import pytest
 
-from driftguard.cli import main
-from tests.conftest import write_tree
+from tests.helpers import run_cli, write_tree
 
 GO = """
 package p
@@ -65,16 +62,6 @@ def _doc(values: list[str]) -> str:
     return "# Set\n\n| Name |\n|---|\n" + "".join(f"| `{v}` |\n" for v in values)
 
 
-def _check(root: Path, capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
-    cwd = Path.cwd()
-    os.chdir(root)
-    try:
-        code = main(["check", *argv])
-    finally:
-        os.chdir(cwd)
-    return code, capsys.readouterr().out
-
-
 CASES = [
     ("p.go", "constants: {type: Kind}", ["a", "b"], "p.go:4, type Kind"),
     ("p.go", "string_method: State", ["idle", "busy"], "p.go:18, func (State) String"),
@@ -96,7 +83,7 @@ def test_a_value_the_code_lacks_points_at_the_declaration(tmp_path, capsys, file
               - {{id: things, fact: things, doc: docs/set.md, table: Name}}
         """,
     })
-    code, out = _check(root, capsys)
+    code, out = run_cli(capsys, "check", cwd=root).outcome
     assert code == 1
     assert f"docs/set.md:{5 + len(values)}: things: `ghost` is stated" in out
     assert f"(declared: {declared})" in out
@@ -113,7 +100,7 @@ def test_sarif_labels_the_related_location_as_the_declaration(tmp_path, capsys):
               - {id: kinds, fact: kinds, doc: docs/set.md, table: Name}
         """,
     })
-    code, out = _check(root, capsys, "--format", "sarif")
+    code, out = run_cli(capsys, "check", "--format", "sarif", cwd=root).outcome
     assert code == 1
     (result,) = json.loads(out)["runs"][0]["results"]
     (related,) = result["relatedLocations"]
@@ -132,7 +119,7 @@ def test_a_missing_in_doc_finding_still_points_at_the_member(tmp_path, capsys):
               - {id: kinds, fact: kinds, doc: docs/set.md, table: Name}
         """,
     })
-    code, out = _check(root, capsys)
+    code, out = run_cli(capsys, "check", cwd=root).outcome
     assert code == 1 and "(source: p.go:8)" in out and "declared:" not in out
 
 
@@ -149,7 +136,7 @@ def test_over_a_glob_the_type_wins_over_the_first_file_holding_a_member(tmp_path
               - {id: kinds, fact: kinds, doc: docs/set.md, table: Name}
         """,
     })
-    code, out = _check(root, capsys)
+    code, out = run_cli(capsys, "check", cwd=root).outcome
     assert code == 1 and "(declared: k/types.go:3, type Kind)" in out
 
 
@@ -165,7 +152,7 @@ def test_a_type_declared_in_no_file_read_falls_back_to_the_const_block(tmp_path,
               - {id: kinds, fact: kinds, doc: docs/set.md, table: Name}
         """,
     })
-    code, out = _check(root, capsys)
+    code, out = run_cli(capsys, "check", cwd=root).outcome
     assert code == 1 and "(declared: k/a.go:3, const block of type Kind)" in out
 
 
@@ -180,6 +167,6 @@ def test_a_cached_run_points_at_the_declaration_too(tmp_path, capsys):
               - {id: kinds, fact: kinds, doc: docs/set.md, table: Name}
         """,
     })
-    first = _check(root, capsys)
-    second = _check(root, capsys)
+    first = run_cli(capsys, "check", cwd=root).outcome
+    second = run_cli(capsys, "check", cwd=root).outcome
     assert first == second and "(declared: p.go:4, type Kind)" in second[1]

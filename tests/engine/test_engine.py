@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 from driftguard.config.loader import load_config
-from driftguard.judging.engine import Engine, rules_touching
+from driftguard.judging.engine import rules_touching
 from driftguard.judging.result import Result
 from driftguard.model import Status
+from tests.helpers import judge
 
 SOURCE = '''
 from datetime import timedelta
@@ -66,10 +67,6 @@ rules:
 Tree = Callable[[dict[str, str | bytes]], Path]
 
 
-def run(root: Path) -> Result:
-    return Engine(load_config(root / "driftguard.yaml")).run()
-
-
 def base(tree: Tree, **override: str) -> Path:
     files = {"src/fsm.py": SOURCE, "docs/m.md": DOC, "driftguard.yaml": CONFIG}
     names = {"src__fsm_py": "src/fsm.py", "docs__m_md": "docs/m.md", "driftguard_yaml": "driftguard.yaml"}
@@ -82,14 +79,14 @@ def by_rule(result: Result) -> dict[str, list[tuple[str, str | None]]]:
 
 
 def test_clean_tree_passes_every_rule(tree: Tree) -> None:
-    result = run(base(tree))
+    result = judge(base(tree))
     assert [rr.status for rr in result.rules] == [Status.PASS] * 5, by_rule(result)
     assert result.ok and result.exit_code == 0
 
 
 def test_new_enum_member_is_missing_in_doc_everywhere(tree: Tree) -> None:
     root = base(tree, src__fsm_py=SOURCE.replace('BUSY = "BUSY"', 'BUSY = "BUSY"\n    DONE = "DONE"'))
-    result = run(root)
+    result = judge(root)
     found = by_rule(result)
     assert found["states"] == [("missing-in-doc", "DONE")]
     assert found["codes"] == [("missing-in-doc", "DONE")]
@@ -102,19 +99,19 @@ def test_new_enum_member_is_missing_in_doc_everywhere(tree: Tree) -> None:
 
 def test_doc_row_added_is_missing_in_code(tree: Tree) -> None:
     root = base(tree, docs__m_md=DOC.replace("| `BUSY` | working |", "| `BUSY` | working |\n| `GONE` | retired |"))
-    found = by_rule(run(root))
+    found = by_rule(judge(root))
     assert found["states"] == [("missing-in-code", "GONE")]
 
 
 def test_direction_limits_what_is_judged(tree: Tree) -> None:
     doc = DOC.replace("| `BUSY` | working |", "| `BUSY` | working |\n| `GONE` | retired |")
     config = CONFIG.replace("table: State}", "table: State, direction: code-to-doc}")
-    assert by_rule(run(base(tree, docs__m_md=doc, driftguard_yaml=config)))["states"] == []
+    assert by_rule(judge(base(tree, docs__m_md=doc, driftguard_yaml=config)))["states"] == []
 
 
 def test_scalar_changed_in_code_and_in_doc(tree: Tree) -> None:
     root = base(tree, src__fsm_py=SOURCE.replace("minutes=10", "minutes=15").replace("75.0", "80.0"))
-    result = run(root)
+    result = judge(root)
     found = by_rule(result)
     assert found["ttl"] == [("value-mismatch", "ten minutes")]
     assert found["limits"] == [("value-mismatch", "75%")]
@@ -125,24 +122,24 @@ def test_scalar_changed_in_code_and_in_doc(tree: Tree) -> None:
 
 def test_duration_never_equals_a_bare_number(tree: Tree) -> None:
     root = base(tree, docs__m_md=DOC.replace("after ten minutes", "after 600"))
-    assert by_rule(run(root))["ttl"] == [("value-mismatch", "600")]
+    assert by_rule(judge(root))["ttl"] == [("value-mismatch", "600")]
 
 
 def test_claim_gone_and_row_gone(tree: Tree) -> None:
     doc = DOC.replace("Entries expire after ten minutes.", "Entries are kept.").replace("| Attempts | three |\n", "")
-    found = by_rule(run(base(tree, docs__m_md=doc)))
+    found = by_rule(judge(base(tree, docs__m_md=doc)))
     assert found["ttl"][0][0] == "claim-not-found"
     assert found["limits"] == [("claim-not-found", "Attempts")]
 
 
 def test_fact_gone_is_fact_not_found(tree: Tree) -> None:
-    result = run(base(tree, src__fsm_py=SOURCE.replace("TTL = timedelta(minutes=10)", "")))
+    result = judge(base(tree, src__fsm_py=SOURCE.replace("TTL = timedelta(minutes=10)", "")))
     assert by_rule(result)["ttl"] == [("fact-not-found", "ttl")]
     assert result.exit_code == 1
 
 
 def test_unreadable_source_is_an_error_never_a_pass(tree: Tree) -> None:
-    result = run(base(tree, src__fsm_py="class State(:\n"))
+    result = judge(base(tree, src__fsm_py="class State(:\n"))
     assert all(rr.status is Status.ERROR for rr in result.rules if rr.rule.id != "none")
     assert result.exit_code == 2
     kinds = {f.kind.kind for f in result.findings}
@@ -152,7 +149,7 @@ def test_unreadable_source_is_an_error_never_a_pass(tree: Tree) -> None:
 def test_missing_document_is_an_error(tree: Tree) -> None:
     root = base(tree)
     (root / "docs" / "m.md").unlink()
-    result = run(root)
+    result = judge(root)
     assert result.exit_code == 2
     assert {f.kind.kind for f in result.findings} == {"read-error"}
     assert all(f.doc.path == "docs/m.md" for f in result.findings)
@@ -175,7 +172,7 @@ def test_each_file_is_parsed_once(tree: Tree, monkeypatch: pytest.MonkeyPatch) -
 
     monkeypatch.setattr(python, "parse", count_py)
     monkeypatch.setattr(documents, "parse_document", count_md)
-    assert run(base(tree)).ok
+    assert judge(base(tree)).ok
     assert calls == {"py": 1, "md": 1}
 
 

@@ -15,7 +15,7 @@ from driftguard.config.specs import Constant
 from driftguard.model import Kind, Value
 from driftguard.quantities import format_like, read_value
 from driftguard.sources import load_reader
-from tests.conftest import write_tree
+from tests.helpers import write_tree
 
 BIG = 2**53 + 1
 

@@ -4,18 +4,15 @@ matched document judged, and a glob that matches nothing is an error."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from driftguard.cli import main
 from driftguard.config.globs import expand, expand_all
 from driftguard.config.loader import load_config
 from driftguard.judging.engine import Engine
-from tests.conftest import write_tree
+from tests.helpers import run_cli, write_tree
 
 TYPES_GO = """
 package kind
@@ -48,17 +45,6 @@ DOC = """
 """
 
 
-def _run(root: Path, capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
-    cwd = Path.cwd()
-    os.chdir(root)
-    try:
-        code = main(list(argv))
-    finally:
-        os.chdir(cwd)
-    captured = capsys.readouterr()
-    return code, captured.out + captured.err
-
-
 def _repo(tmp_path: Path, file: str, extra: dict[str, str] | None = None, doc: str = "docs/kinds.md") -> Path:
     return write_tree(tmp_path, {
         "internal/kind/types.go": TYPES_GO,
@@ -78,7 +64,7 @@ def _repo(tmp_path: Path, file: str, extra: dict[str, str] | None = None, doc: s
 
 def test_a_constant_added_in_another_file_of_the_package_is_a_finding(tmp_path, capsys):
     root = _repo(tmp_path, "'internal/kind/*.go'")
-    code, out = _run(root, capsys, "check")
+    code, out = run_cli(capsys, "check", cwd=root).outcome
     assert code == 1
     assert "`b` is declared in code but missing" in out
     assert "internal/kind/more.go:3" in out  # the value carries its own file and line
@@ -86,7 +72,7 @@ def test_a_constant_added_in_another_file_of_the_package_is_a_finding(tmp_path, 
 
 def test_the_single_file_rule_stays_silent_about_the_other_file(tmp_path, capsys):
     root = _repo(tmp_path, "internal/kind/types.go")
-    assert _run(root, capsys, "check")[0] == 0
+    assert run_cli(capsys, "check", cwd=root).code == 0
 
 
 def test_a_glob_leaves_out_go_test_files(tmp_path):
@@ -109,7 +95,7 @@ def test_a_list_mixes_paths_and_globs_and_names_each_file_once(tmp_path):
 
 def test_a_glob_that_matches_nothing_is_an_error_naming_it(tmp_path, capsys):
     root = _repo(tmp_path, "'internal/kinds/*.go'")
-    code, out = _run(root, capsys, "check")
+    code, out = run_cli(capsys, "check", cwd=root).outcome
     assert code == 2
     assert "driftguard.yaml:3" in out and "the glob 'internal/kinds/*.go' matches no file" in out
 
@@ -117,10 +103,10 @@ def test_a_glob_that_matches_nothing_is_an_error_naming_it(tmp_path, capsys):
 def test_a_glob_of_test_files_only_says_why_it_matched_nothing(tmp_path, capsys):
     root = write_tree(tmp_path, {"pkg/x_test.go": TEST_GO})
     _repo(root, "'pkg/*.go'")
-    code, out = _run(root, capsys, "check")
+    code, out = run_cli(capsys, "check", cwd=root).outcome
     assert code == 2 and "test files (*_test.go" in out and "left out unless the glob names them" in out
     _repo(root, "'nowhere/*.go'")
-    code, out = _run(root, capsys, "check")
+    code, out = run_cli(capsys, "check", cwd=root).outcome
     assert code == 2 and "matches no file" in out and "_test.go" not in out
 
 
@@ -142,7 +128,7 @@ def test_a_folder_symlink_is_not_followed(tmp_path):
 
 def test_a_fact_missing_from_some_files_of_the_glob_reads_the_others(tmp_path, capsys):
     root = _repo(tmp_path, "'internal/**/*.go'", {"internal/other/o.go": "package other\n\nconst X = 1\n"})
-    code, out = _run(root, capsys, "check")
+    code, out = run_cli(capsys, "check", cwd=root).outcome
     assert code == 1 and "`b` is declared in code" in out
 
 
@@ -158,7 +144,7 @@ def test_a_fact_in_no_file_of_the_glob_is_fact_not_found(tmp_path, capsys):
               - {id: kinds, fact: kinds, doc: docs/kinds.md, table: Kind}
         """,
     })
-    code, out = _run(root, capsys, "check")
+    code, out = run_cli(capsys, "check", cwd=root).outcome
     assert code == 1
     assert "none of the 2 files of `p/*.go` holds it" in out
 
@@ -175,14 +161,14 @@ def test_a_scalar_found_in_two_files_of_a_glob_is_ambiguous(tmp_path, capsys):
               - {id: limit, fact: limit, doc: docs/x.md, phrase: 'limit is {value}'}
         """,
     })
-    code, out = _run(root, capsys, "check")
+    code, out = run_cli(capsys, "check", cwd=root).outcome
     assert code == 1
     assert "found in 2 files" in out and "p/a.go:3" in out and "p/b.go:3" in out
 
 
 def test_an_unreadable_file_of_the_glob_fails_the_fact(tmp_path, capsys):
     root = _repo(tmp_path, "'internal/kind/*.go'", {"internal/kind/bad.go": "package kind\n\x00"})
-    code, out = _run(root, capsys, "check")
+    code, out = run_cli(capsys, "check", cwd=root).outcome
     assert code == 2 and "internal/kind/bad.go" in out and "NUL" in out
 
 
@@ -190,7 +176,7 @@ def test_every_document_of_a_doc_glob_is_judged_and_named(tmp_path, capsys):
     root = _repo(tmp_path, "internal/kind/types.go", {
         "docs/old.md": DOC.replace("`a`", "`z`"),
     }, doc="'docs/*.md'")
-    code, out = _run(root, capsys, "check", "--format", "json")
+    code, out = run_cli(capsys, "check", "--format", "json", cwd=root).outcome
     assert code == 1
     report = json.loads(out)
     assert [(r["doc"], r["status"]) for r in report["rules"]] == [("docs/kinds.md", "pass"), ("docs/old.md", "fail")]
@@ -200,28 +186,28 @@ def test_every_document_of_a_doc_glob_is_judged_and_named(tmp_path, capsys):
 
 def test_check_with_a_path_selects_only_that_document_of_the_glob(tmp_path, capsys):
     root = _repo(tmp_path, "internal/kind/types.go", {"docs/old.md": DOC.replace("`a`", "`z`")}, doc="'docs/*.md'")
-    assert _run(root, capsys, "check", "docs/kinds.md")[0] == 0
-    assert _run(root, capsys, "check", "docs/old.md")[0] == 1
-    assert _run(root, capsys, "check", "internal/kind/types.go")[0] == 1
+    assert run_cli(capsys, "check", "docs/kinds.md", cwd=root).code == 0
+    assert run_cli(capsys, "check", "docs/old.md", cwd=root).code == 1
+    assert run_cli(capsys, "check", "internal/kind/types.go", cwd=root).code == 1
 
 
 def test_check_with_a_source_path_selects_a_rule_whose_glob_matches_it(tmp_path, capsys):
     root = _repo(tmp_path, "'internal/kind/*.go'")
-    code, out = _run(root, capsys, "check", "internal/kind/more.go")
+    code, out = run_cli(capsys, "check", "internal/kind/more.go", cwd=root).outcome
     assert code == 1 and "`b`" in out
 
 
 def test_output_refuses_a_source_matched_by_a_glob(tmp_path, capsys):
     root = _repo(tmp_path, "'internal/kind/*.go'")
     before = (root / "internal/kind/more.go").read_bytes()
-    code, out = _run(root, capsys, "report", "--output", str(root / "internal/kind/more.go"))
+    code, out = run_cli(capsys, "report", "--output", str(root / "internal/kind/more.go"), cwd=root).outcome
     assert code == 2 and "source internal/kind/more.go" in out
     assert (root / "internal/kind/more.go").read_bytes() == before
 
 
 def test_selftest_mutates_the_file_that_declares_the_set(tmp_path, capsys):
     root = _repo(tmp_path, "'internal/kind/*.go'", {"docs/kinds.md": DOC.replace("| `a` |", "| `a` |\n| `b` |")})
-    code, out = _run(root, capsys, "selftest")
+    code, out = run_cli(capsys, "selftest", cwd=root).outcome
     assert code == 0, out
     assert "internal/kind/more.go:4  caught" in out  # the first file of the glob declaring a member
 

@@ -4,7 +4,6 @@ the path to a fact, comments, iota, evaluation)."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -14,8 +13,11 @@ from hypothesis import strategies as st
 from driftguard.config.specs import Call, Constant, Constants, MapKeys, Pattern, Selector, StringMethod
 from driftguard.model import AmbiguousFact, ConfigError, FactNotFound, Kind, ParseError, Value
 from driftguard.sources import go, load_reader, reader_name
+from driftguard.sources.go import reader as go_reader
+from driftguard.sources.go.evaluate import Evaluator
 from reference_impl.agentcapabilities.errors import AgentErrorCode
 from reference_impl.agentcapabilities.tool_response import ToolErrorCode
+from tests.work import assert_linear, metered
 
 PULSE = Path(__file__).resolve().parents[1] / "fixtures" / "pulse"
 GO_FILES = sorted(p.relative_to(PULSE).as_posix() for p in PULSE.rglob("*.go"))
@@ -526,12 +528,14 @@ def test_runaway_growth_is_bounded() -> None:
     assert "overflows" in err.value.message
 
 
-def test_shared_references_are_evaluated_once() -> None:
+def test_shared_references_are_evaluated_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """D59 = D58 + D58 and so on down: without remembering D58, that is 2**59 evaluations;
+    remembered, a few per constant of the chain (an expression, its two names)."""
     lines = ["package x", "", "const D0 = 1"] + [f"const D{i} = D{i-1} + D{i-1}" for i in range(1, 60)]
-    start = time.perf_counter()
+    evaluations = metered(monkeypatch, Evaluator, "eval", budget=5 * 60)
     [item] = inline("\n".join(lines) + "\n", Constant("D59"))
     assert item.value.data == float(2**59)
-    assert time.perf_counter() - start < 1.0
+    assert evaluations.calls <= 3 * 60
 
 
 def test_top_level_var_with_a_literal_value() -> None:
@@ -660,19 +664,32 @@ def test_call_within_a_bare_method_name_spans_every_receiver() -> None:
 # -- speed ---------------------------------------------------------------------
 
 
-def test_a_large_file_is_read_quickly_and_indexed_once() -> None:
-    body = "\n".join(f"\tv{i} := make([]int, {i})\n\t_ = v{i}" for i in range(4000))
-    consts = "\n".join(f"\tName{i} = \"value_{i}\"" for i in range(500))
-    src = f"package x\n\nconst (\n{consts}\n)\n\nfunc (l *Loop) big() {{\n{body}\n\tsem := make(chan struct{{}}, 4)\n\t_ = sem\n}}\n"
-    assert len(src) > 120_000
-    start = time.perf_counter()
+def _big_go(statements: int) -> str:
+    body = "\n".join(f"\tv{i} := make([]int, {i})\n\t_ = v{i}" for i in range(statements))
+    consts = "\n".join(f"\tName{i} = \"value_{i}\"" for i in range(statements // 8))
+    return (f"package x\n\nconst (\n{consts}\n)\n\nfunc (l *Loop) big() {{\n{body}\n"
+            "\tsem := make(chan struct{}, 4)\n\t_ = sem\n}\n")
+
+
+def _read_big(src: str) -> tuple[float, int]:
+    """The ``make`` capacity inside ``Loop.big`` and how many ``Name`` constants there are."""
     tree = go.parse("big.go", src)
     [cap] = go.extract(tree, Call("make", arg=1, within="Loop.big", where=((0, "chan struct{}"),)), "big.go")
-    index = tree.index
-    assert len(go.extract(tree, Constants(name="^Name"), "big.go")) == 500
-    assert tree.index is index
-    assert cap.value.data == 4.0
-    assert time.perf_counter() - start < 2.0
+    return cap.value.data, len(go.extract(tree, Constants(name="^Name"), "big.go"))
+
+
+def test_a_large_file_is_indexed_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    src = _big_go(4000)
+    assert len(src) > 120_000
+    builds = metered(monkeypatch, go_reader, "build_index", budget=1)  # a second build fails at once
+    assert _read_big(src) == (4.0, 500)
+    assert builds.calls == 1
+
+
+def test_reading_a_large_file_is_linear_in_its_size() -> None:
+    """Twice the statements, at most GROWTH times the steps: finding a call inside one function
+    and the constants of the file walk each once, never once per statement."""
+    assert_linear(_big_go, _read_big, 1000)
 
 
 # -- mutated fixtures ------------------------------------------------------------

@@ -16,10 +16,10 @@ import pytest
 
 from driftguard.config.loader import load_config
 from driftguard.config.specs import Call, Calls, Constant, Constants, MapKeys, StringMethod
-from driftguard.judging.engine import Engine
 from driftguard.judging.result import Result
 from driftguard.model import AmbiguousFact, FactNotFound, Kind, ParseError, Status
 from driftguard.sources import go as reader
+from tests.helpers import edit, judge
 
 PATH = "internal/svc/svc.go"
 SHAPES = Path(__file__).resolve().parents[1] / "fixtures" / "go_shapes"
@@ -426,22 +426,12 @@ def shapes(tmp_path: Path) -> Path:
     return root
 
 
-def run(root: Path) -> Result:
-    return Engine(load_config(root / "driftguard.yaml")).run()
-
-
-def edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text, old
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
-
-
 def findings(result: Result) -> list[tuple[str, str, str | None, int | None]]:
     return [(f.rule, f.kind.kind, f.value, f.doc.line if f.doc else None) for f in result.findings]
 
 
 def test_the_fixture_tree_passes_every_rule(shapes: Path) -> None:
-    result = run(shapes)
+    result = judge(shapes)
     assert [rr.status for rr in result.rules] == [Status.PASS] * len(result.rules), findings(result)
     assert {rr.rule.id for rr in result.rules} == {
         "states", "error-names", "error-messages", "settings", "client-options", "flags"}
@@ -477,7 +467,7 @@ def test_drift_in_each_shape_is_a_finding_at_its_document_line(
     shapes: Path, file: str, old: str, new: str, expected: tuple, named: str
 ) -> None:
     edit(shapes / file, old, new)
-    result = run(shapes)
+    result = judge(shapes)
     found = [f for f in result.findings if (f.rule, f.kind.kind, f.value, f.doc.line) == expected]
     assert found, findings(result)
     assert found[0].doc.path == "docs/guide.md" and named in found[0].message
@@ -486,21 +476,21 @@ def test_drift_in_each_shape_is_a_finding_at_its_document_line(
 
 def test_a_flag_gone_from_code_is_missing_in_code_at_the_function(shapes: Path) -> None:
     edit(shapes / OPTIONS_GO, '\tfs.String("data-dir", "/var/lib/app", "where data is kept")\n', "")
-    [finding] = [f for f in run(shapes).findings if f.rule == "flags"]
+    [finding] = [f for f in judge(shapes).findings if f.rule == "flags"]
     assert (finding.kind.kind, finding.value, finding.doc.line) == ("missing-in-code", "data-dir", 47)
     assert finding.source.line == 22 and finding.declared == "func registerFlags"
 
 
 def test_a_client_option_gone_is_missing_in_code_at_the_local_map(shapes: Path) -> None:
     edit(shapes / OPTIONS_GO, '\t\t"max-conns": 64,\n', "")
-    [finding] = [f for f in run(shapes).findings if f.rule == "client-options"]
+    [finding] = [f for f in judge(shapes).findings if f.rule == "client-options"]
     assert (finding.kind.kind, finding.value) == ("missing-in-code", "max-conns")
     assert finding.source.line == 14 and finding.declared == "map opts in func (Server) Options"
 
 
 def test_a_misspelt_key_path_is_fact_not_found_naming_the_path(shapes: Path) -> None:
     edit(shapes / "driftguard.yaml", '["Installer"]["MaxWorkers"]', '["Installer"]["Workers"]')
-    result = run(shapes)
+    result = judge(shapes)
     [finding] = [f for f in result.findings if f.rule == "settings"]
     assert finding.kind.kind == "fact-not-found"
     assert '`DefaultConfig["Installer"]` (line 21) has no key "Workers" ' \

@@ -18,8 +18,7 @@ from driftguard.judging.fingerprints import libraries
 from driftguard.model import Fact, FactNotFound, Item, Kind, Location, Value
 from driftguard.sources import base, load_reader, reader_name
 from driftguard.sources.mutation import SELFTEST, CannotApply, Edit
-
-from ..conftest import write_tree
+from tests.helpers import write_tree
 
 _ENUM = re.compile(r"^enum (\w+): (.*)$", re.M)
 _CONST = re.compile(r"^const (\w+) = (\d+)$", re.M)

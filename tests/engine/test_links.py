@@ -18,7 +18,7 @@ from driftguard.judging.workspace import Workspace
 from driftguard.model import BROKEN_LINK, Claim, Finding
 from driftguard.selftest.doc import heading_target, remove_heading
 from driftguard.sources.mutation import NotApplicable
-from tests.conftest import FIXTURES
+from tests.helpers import FIXTURES
 
 FIXTURE = FIXTURES / "links"
 GUIDE = "docs/guide.md"

@@ -20,8 +20,7 @@ from driftguard.model import ConfigError, Fact, Item, Location, Value
 from driftguard.quantities import read_value
 from driftguard.sources import base
 from driftguard.sources.mutation import SELFTEST, Edit
-
-from ..conftest import write_tree
+from tests.helpers import check, write_tree
 
 _FLAG = re.compile(r"^flag (\S+)(?: = (.*))?$", re.M)
 
@@ -118,18 +117,13 @@ def _tree(tmp_path: Path, doc: str = DOC, source: str = SOURCE, config: str = CO
     return write_tree(tmp_path, {"driftguard.yaml": config, "cmd/main.flags": source, "docs/cli.md": doc})
 
 
-def _check(root: Path, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
-    code = main(["check", "--config", str(root / "driftguard.yaml"), *args])
-    return code, "".join(capsys.readouterr())
-
-
 def test_a_map_fact_against_its_table_entry_by_entry_passes_when_they_agree(tmp_path, capsys):
-    code, out = _check(_tree(tmp_path), capsys)
+    code, out = check(capsys, _tree(tmp_path))
     assert code == 0, out
 
 
 def test_a_changed_default_in_the_table_names_the_row_line_and_both_values(tmp_path, capsys):
-    code, out = _check(_tree(tmp_path, DOC.replace("| `15d` |", "| `30d` |")), capsys)
+    code, out = check(capsys, _tree(tmp_path, DOC.replace("| `15d` |", "| `30d` |")))
     assert code == 1
     assert "docs/cli.md:6: flags-table: row '--storage.tsdb.retention.time' of the 'Flag' table, column 'Default' " \
            "says '30d'" in out
@@ -139,26 +133,26 @@ def test_a_changed_default_in_the_table_names_the_row_line_and_both_values(tmp_p
 def test_a_flag_the_table_lacks_and_a_row_the_code_lacks_are_each_named(tmp_path, capsys):
     doc = DOC.replace("| `--web.listen-address` | where to listen | `:9090` |\n",
                       "| `--web.external-url` | public URL | |\n")
-    code, out = _check(_tree(tmp_path, doc), capsys)
+    code, out = check(capsys, _tree(tmp_path, doc))
     assert code == 1
     assert "docs/cli.md:3: flags-table: `web.listen-address` is declared in code but has no row" in out
     assert "docs/cli.md:7: flags-table: `--web.external-url` has a row in the 'Flag' table" in out
 
 
 def test_a_default_string_reads_as_the_quantity_the_document_states(tmp_path, capsys):
-    code, out = _check(_tree(tmp_path, DOC.replace("| `15d` |", "| 15 days |")), capsys)
+    code, out = check(capsys, _tree(tmp_path, DOC.replace("| `15d` |", "| 15 days |")))
     assert code == 0, out
 
 
 def test_entry_takes_one_value_of_a_map_as_a_scalar(tmp_path, capsys):
-    code, out = _check(_tree(tmp_path, DOC.replace("kept for 15 days", "kept for 10 days")), capsys)
+    code, out = check(capsys, _tree(tmp_path, DOC.replace("kept for 15 days", "kept for 10 days")))
     assert code == 1
     assert "docs/cli.md:9: retention: the sentence 'kept for {value} by default' says '10 days'" in out
 
 
 def test_an_entry_the_map_lacks_is_fact_not_found_listing_the_entries(tmp_path, capsys):
     config = CONFIG.replace("entry: storage.tsdb.retention.time", "entry: storage.retention")
-    code, out = _check(_tree(tmp_path, config=config), capsys)
+    code, out = check(capsys, _tree(tmp_path, config=config))
     assert code == 1
     assert "no entry 'storage.retention' (its entries: storage.tsdb.path, storage.tsdb.retention.time" in out
 
@@ -166,14 +160,14 @@ def test_an_entry_the_map_lacks_is_fact_not_found_listing_the_entries(tmp_path, 
 def test_a_map_fact_with_a_set_form_compares_its_keys(tmp_path, capsys):
     config = CONFIG.replace("fact: flag_names", "fact: flag_defaults")
     doc = DOC.replace("`--web.listen-address`, `--help`", "`--help`")
-    code, out = _check(_tree(tmp_path, doc, config=config), capsys)
+    code, out = check(capsys, _tree(tmp_path, doc, config=config))
     assert code == 1
     assert "flag-list: `web.listen-address` is declared in code but missing from section 'Every flag'" in out
 
 
 def test_ignore_leaves_members_out_on_both_sides(tmp_path, capsys):
     config = CONFIG.replace("    ignore: [--help, --version]\n", "")
-    code, out = _check(_tree(tmp_path, config=config), capsys)
+    code, out = check(capsys, _tree(tmp_path, config=config))
     assert code == 1
     assert "`version` is stated in section 'Every flag' but not declared in code" in out
     assert "`help` is stated" not in out  # the code declares help

@@ -13,8 +13,7 @@ import pytest
 from driftguard.cli import main
 from driftguard.config.loader import load_config
 from driftguard.model import ConfigError
-
-from ..conftest import write_tree
+from tests.helpers import check, write_tree
 
 GO = """\
 package config
@@ -203,13 +202,8 @@ def _tree(tmp_path: Path, doc: str = DOC, config: str = CONFIG) -> Path:
     return write_tree(tmp_path, {"config.go": GO, "docs/configuration.md": doc, "driftguard.yaml": config})
 
 
-def _check(root: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
-    code = main(["check", "--config", str(root / "driftguard.yaml")])
-    return code, "".join(capsys.readouterr())
-
-
 def test_every_form_passes_on_a_page_that_agrees_with_the_code(tmp_path, capsys):
-    code, out = _check(_tree(tmp_path), capsys)
+    code, out = check(capsys, _tree(tmp_path))
     assert code == 0, out
 
 
@@ -243,44 +237,44 @@ def test_every_form_passes_on_a_page_that_agrees_with_the_code(tmp_path, capsys)
 ])
 def test_each_form_fails_on_an_injected_drift_naming_the_line_and_value(tmp_path, capsys, old, new, expected):
     line = DOC[:DOC.index(old)].count("\n") + 1
-    code, out = _check(_tree(tmp_path, DOC.replace(old, new)), capsys)
+    code, out = check(capsys, _tree(tmp_path, DOC.replace(old, new)))
     assert code == 1, out
     assert f"docs/configuration.md:{line}: {expected}" in out, out
 
 
 def test_the_code_side_of_a_set_form_is_judged_too(tmp_path, capsys):
-    code, out = _check(_tree(tmp_path, DOC.replace("### `server.strictPort`\n", "")), capsys)
+    code, out = check(capsys, _tree(tmp_path, DOC.replace("### `server.strictPort`\n", "")))
     assert code == 1
     assert "options: `server.strictPort` is declared in code but missing from the level-3 headings" in out
 
 
 def test_a_yaml_block_that_does_not_parse_is_a_parse_error_at_its_line(tmp_path, capsys):
     broken = DOC.replace("  evaluation_interval: 1m\n", "  evaluation_interval: [1m\n")
-    code, out = _check(_tree(tmp_path, broken), capsys)
+    code, out = check(capsys, _tree(tmp_path, broken))
     assert code == 2
     assert "example-interval: the yaml block does not parse" in out
 
 
 def test_two_same_headed_tables_without_nth_are_ambiguous_and_say_how_to_pick_one(tmp_path, capsys):
     config = CONFIG.replace("table: {header: rule, nth: 2}", "table: rule")
-    code, out = _check(_tree(tmp_path, config=config), capsys)
+    code, out = check(capsys, _tree(tmp_path, config=config))
     assert code == 1
     assert "2 tables are headed 'rule' (lines 46, 50); name the one meant with `table: {header: NAME, nth: N}`" in out
 
 
 def test_a_path_of_headings_picks_one_of_two_same_named_sections(tmp_path, capsys):
     doc = DOC + "\n## Other\n\n### `server.port`\n\n- **Default:** `9999`\n"
-    code, out = _check(_tree(tmp_path, doc), capsys)
+    code, out = check(capsys, _tree(tmp_path, doc))
     assert code == 1
     assert "2 sections are headed 'server.port' (lines 34, 73); name the one meant by its path of headings, " \
            "'Other > server.port'" in out
     config = CONFIG.replace("section: server.port", "section: 'Options > server.port'")
-    code, out = _check(_tree(tmp_path, doc, config), capsys)
+    code, out = check(capsys, _tree(tmp_path, doc, config))
     assert code == 0, out
 
 
 def test_within_an_item_that_is_gone_names_the_item(tmp_path, capsys):
-    code, out = _check(_tree(tmp_path, DOC.replace("`max_keepalive_connections`", "`keepalive_expiry`")), capsys)
+    code, out = check(capsys, _tree(tmp_path, DOC.replace("`max_keepalive_connections`", "`keepalive_expiry`")))
     assert code == 1
     assert "keepalive: the document no longer states it: no bullet item '`max_keepalive_connections`'" in out
 
@@ -386,7 +380,7 @@ def _rst(tmp_path: Path, doc: str = RST) -> Path:
 
 
 def test_the_forms_read_a_restructuredtext_page_as_they_read_markdown(tmp_path, capsys):
-    code, out = _check(_rst(tmp_path), capsys)
+    code, out = check(capsys, _rst(tmp_path))
     assert code == 0, out
 
 
@@ -401,7 +395,7 @@ def test_the_forms_read_a_restructuredtext_page_as_they_read_markdown(tmp_path, 
 ])
 def test_each_form_fails_on_a_restructuredtext_page_at_the_values_line(tmp_path, capsys, old, new, expected):
     line = RST[:RST.index(old)].count("\n") + 1
-    code, out = _check(_rst(tmp_path, RST.replace(old, new)), capsys)
+    code, out = check(capsys, _rst(tmp_path, RST.replace(old, new)))
     assert code == 1, out
     assert f"docs/configuration.rst:{line}: {expected}" in out, out
 

@@ -14,9 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from driftguard.cli import main
 from driftguard.model import Status
-from tests.engine.python_source import edit, run
+from tests.helpers import cli_on, edit, judge
 
 REACH = Path(__file__).resolve().parents[1] / "fixtures" / "python_reach"
 RULES = {"follow-redirects", "keepalive-expiry", "settings-max-redirects", "default-timeout", "max-connections",
@@ -32,7 +31,7 @@ def reach(tmp_path: Path) -> Path:
 
 
 def test_the_fixture_tree_passes_every_rule(reach: Path) -> None:
-    result = run(reach)
+    result = judge(reach)
     assert {rr.rule.id for rr in result.rules} == RULES
     assert [(rr.rule.id, rr.status) for rr in result.rules if rr.status is not Status.PASS] == []
 
@@ -86,7 +85,7 @@ def test_drift_in_each_shape_fails_its_rule_at_the_document_line(
     reach: Path, rule: str, file: str, old: str, new: str, kind: str, value: str, doc: str, line: int, words: str
 ) -> None:
     edit(reach / file, old, new)
-    result = run(reach)
+    result = judge(reach)
     found = [(f.kind.kind, f.value, f.doc.path if f.doc else None, f.doc.line if f.doc else None)
              for f in result.findings if f.rule == rule]
     assert (kind, value, doc, line) in found, found
@@ -106,7 +105,7 @@ def test_a_default_imported_from_another_module_is_fact_not_found_naming_it(reac
                  "param: follow_redirects}}",
          "  follow_redirects: {file: src/httpish/_client.py, default: {function: 'Client.__init__', "
          "param: max_redirects}}")
-    [finding] = [f for f in run(reach).findings if f.rule == "follow-redirects"]
+    [finding] = [f for f in judge(reach).findings if f.rule == "follow-redirects"]
     assert finding.kind.kind == "fact-not-found"
     assert ("the default of max_redirects of Client.__init__ (line 36) cannot be "
                                     "evaluated: DEFAULT_MAX_REDIRECTS is imported from ._config, not a constant "
@@ -116,13 +115,8 @@ def test_a_default_imported_from_another_module_is_fact_not_found_naming_it(reac
 # -- the CLI ------------------------------------------------------------------------
 
 
-def cli(capsys: pytest.CaptureFixture[str], root: Path, *argv: str) -> tuple[int, str]:
-    code = main([*argv, "--config", str(root / "driftguard.yaml"), "--no-cache"])
-    return code, capsys.readouterr().out
-
-
 def test_check_on_the_clean_tree_passes_every_rule(reach: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out = cli(capsys, reach, "check")
+    code, out = cli_on(capsys, reach, "check", "--no-cache")
     assert (code, out) == (0, f"driftguard: {len(RULES)} rules: {len(RULES)} passed\n")
 
 
@@ -131,7 +125,7 @@ def test_check_names_the_document_line_and_value_of_each_drift(reach: Path,
     edit(reach / "src/httpish/_config.py", "Timeout(timeout=5.0)", "Timeout(timeout=8.0)")
     edit(reach / "scripts/adoption_report.py", '"--since-days"', '"--since-weeks"')
     edit(reach / "src/httpish/_config.py", 'os.environ.get("SSL_CERT_DIR")', 'os.environ.get("SSL_CERT_PATH")')
-    code, out = cli(capsys, reach, "check")
+    code, out = cli_on(capsys, reach, "check", "--no-cache")
     assert code == 1
     lines = out.splitlines()
     assert any(line.startswith("docs/advanced/timeouts.md:5: default-timeout:") and "5 seconds" in line
@@ -143,7 +137,7 @@ def test_check_names_the_document_line_and_value_of_each_drift(reach: Path,
 
 def test_facts_lists_a_map_facts_defaults_and_what_it_left_out(reach: Path,
                                                                capsys: pytest.CaptureFixture[str]) -> None:
-    code, out = cli(capsys, reach, "facts", "report_defaults", "env_defaults")
+    code, out = cli_on(capsys, reach, "facts", "report_defaults", "env_defaults", "--no-cache")
     assert code == 0
     assert out.splitlines() == [
         "report_defaults (map of 6) from scripts/adoption_report.py:",
@@ -164,7 +158,7 @@ def test_facts_lists_a_map_facts_defaults_and_what_it_left_out(reach: Path,
 def test_facts_says_which_options_it_left_out(reach: Path, capsys: pytest.CaptureFixture[str]) -> None:
     edit(reach / "scripts/adoption_report.py", '    group = parser', '    parser.add_argument(flag_name())\n'
          '    group = parser')
-    code, out = cli(capsys, reach, "facts", "report_flags")
+    code, out = cli_on(capsys, reach, "facts", "report_flags", "--no-cache")
     assert code == 0
     assert out.splitlines()[-1] == ("  note: scripts/adoption_report.py: line 28: option name "
                                     '`flag_name()` is not a literal; left out')

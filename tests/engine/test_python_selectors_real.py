@@ -18,7 +18,8 @@ from driftguard.config.specs import Call, Calls, Constant, MapKeys, StringMethod
 from driftguard.judging.result import Result
 from driftguard.model import AmbiguousFact, FactNotFound, Kind, Status
 from driftguard.sources import python as reader
-from tests.engine.python_source import SourceReader, edit, run
+from tests.engine.python_source import SourceReader
+from tests.helpers import edit, judge
 
 PATH = "pkg/mod.py"
 SHAPES = Path(__file__).resolve().parents[1] / "fixtures" / "python_shapes"
@@ -333,7 +334,7 @@ def findings(result: Result) -> list[tuple[str, str, str | None, int | None]]:
 
 
 def test_the_fixture_tree_passes_every_rule(shapes: Path) -> None:
-    result = run(shapes)
+    result = judge(shapes)
     assert [rr.status for rr in result.rules] == [Status.PASS] * len(result.rules), findings(result)
     assert {rr.rule.id for rr in result.rules} == {
         "timeout", "retries", "settings", "parallel", "version-options", "config-keys", "levels"}
@@ -362,7 +363,7 @@ def test_drift_in_each_shape_is_a_finding_at_its_document_line(
     shapes: Path, file: str, old: str, new: str, expected: tuple, named: str
 ) -> None:
     edit(shapes / file, old, new)
-    result = run(shapes)
+    result = judge(shapes)
     found = [f for f in result.findings if (f.rule, f.kind.kind, f.value, f.doc.line) == expected]
     assert found, findings(result)
     assert found[0].doc.path == "docs/guide.md" and named in found[0].message
@@ -372,7 +373,7 @@ def test_drift_in_each_shape_is_a_finding_at_its_document_line(
 def test_an_option_gone_from_code_is_missing_in_code_at_the_class(shapes: Path) -> None:
     edit(shapes / "src/app/commands.py", '        option("next-phase", None, "Increment the phase of the current '
          'version"),\n', "")
-    result = run(shapes)
+    result = judge(shapes)
     [finding] = [f for f in result.findings if f.rule == "version-options"]
     assert (finding.kind.kind, finding.value, finding.doc.line) == ("missing-in-code", "next-phase", 22)
     assert finding.source.line == 19 and finding.declared == "class VersionCommand"
@@ -380,7 +381,7 @@ def test_an_option_gone_from_code_is_missing_in_code_at_the_class(shapes: Path) 
 
 def test_a_misspelt_key_path_is_fact_not_found_naming_the_path(shapes: Path) -> None:
     edit(shapes / "driftguard.yaml", '["installer"]["parallel"]', '["installer"]["paralel"]')
-    result = run(shapes)
+    result = judge(shapes)
     [finding] = [f for f in result.findings if f.rule == "parallel"]
     assert finding.kind.kind == "fact-not-found"
     assert '`Config.default_config["installer"]` (line 21) has no key "paralel" ' \
@@ -390,7 +391,7 @@ def test_a_misspelt_key_path_is_fact_not_found_naming_the_path(shapes: Path) -> 
 
 def test_an_environment_read_losing_its_default_is_fact_not_found(shapes: Path) -> None:
     edit(shapes / "src/app/constants.py", '"APP_REQUESTS_TIMEOUT", 15', '"APP_REQUESTS_TIMEOUT"')
-    [finding] = [f for f in run(shapes).findings if f.rule == "timeout"]
+    [finding] = [f for f in judge(shapes).findings if f.rule == "timeout"]
     assert finding.kind.kind == "fact-not-found" and "has no default" in finding.message
 
 

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from driftguard.cli import main
 from driftguard.config.specs import Query
 from driftguard.judging.fingerprints import libraries, library_fingerprint
 from driftguard.sources import load_reader, reader_name
 from driftguard.sources.query import grammars
+from tests.helpers import run_cli
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "query"
 LANGUAGES = ("rust", "java", "c", "cpp", "ruby")
@@ -52,16 +52,10 @@ def _project(tmp_path: Path, language: str, edits: list[tuple[str, str]] = ()) -
     return root
 
 
-def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out + err
-
-
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_each_language_reads_its_facts_and_passes_a_clean_guide(tmp_path, capsys, language):
     root = _project(tmp_path, language)
-    code, out = _run(capsys, "check", "--config", str(root / "driftguard.yaml"))
+    code, out = run_cli(capsys, "check", "--config", str(root / "driftguard.yaml")).outcome
     assert code == 0, out
     assert "2 rules: 2 passed" in out
 
@@ -70,7 +64,7 @@ def test_each_language_reads_its_facts_and_passes_a_clean_guide(tmp_path, capsys
 def test_each_language_fails_on_drift_naming_document_line_and_value(tmp_path, capsys, language):
     edits, expected = DRIFT[language]
     root = _project(tmp_path, language, edits)
-    code, out = _run(capsys, "check", "--config", str(root / "driftguard.yaml"))
+    code, out = run_cli(capsys, "check", "--config", str(root / "driftguard.yaml")).outcome
     assert code == 1, out
     for part in expected:
         assert part in out, out
@@ -79,7 +73,7 @@ def test_each_language_fails_on_drift_naming_document_line_and_value(tmp_path, c
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_selftest_catches_a_new_member_and_a_changed_value_in_each_language(tmp_path, capsys, language):
     root = _project(tmp_path, language)
-    code, out = _run(capsys, "selftest", "--config", str(root / "driftguard.yaml"))
+    code, out = run_cli(capsys, "selftest", "--config", str(root / "driftguard.yaml")).outcome
     assert code == 0, out
     assert "4 mutations (4 caught)" in out, out
     assert "code: new member" in out and "code: value changed" in out
@@ -87,7 +81,7 @@ def test_the_selftest_catches_a_new_member_and_a_changed_value_in_each_language(
 
 def test_the_selftest_writes_the_new_member_beside_its_neighbours(tmp_path, capsys):
     root = _project(tmp_path, "rust")
-    code, out = _run(capsys, "selftest", "--config", str(root / "driftguard.yaml"))
+    code, out = run_cli(capsys, "selftest", "--config", str(root / "driftguard.yaml")).outcome
     assert code == 0, out
     assert "added `CarefulSelftest = 3`" in out and "`8_080u16` -> `8_081u16`" in out, out
     assert (root / "src" / "mode.rs").read_text() == (FIXTURES / "rust" / "src" / "mode.rs").read_text()
@@ -117,7 +111,7 @@ def _config(root: Path, query: str, language: str = "rust") -> Path:
 def test_a_query_the_grammar_refuses_is_a_config_error_naming_the_fact_and_file(tmp_path, capsys, query, language,
                                                                                   expected):
     root = _project(tmp_path, "rust")
-    code, out = _run(capsys, "check", "--config", str(_config(root, query, language)))
+    code, out = run_cli(capsys, "check", "--config", str(_config(root, query, language))).outcome
     assert code == 2, out
     assert "docs/guide.md: modes: fact 'modes': " in out and expected in out and "(source: src/mode.rs)" in out, out
     assert "Traceback" not in out
@@ -125,8 +119,7 @@ def test_a_query_the_grammar_refuses_is_a_config_error_naming_the_fact_and_file(
 
 def test_a_bad_regex_in_a_match_predicate_is_a_pattern_error(tmp_path, capsys):
     root = _project(tmp_path, "rust")
-    code, out = _run(capsys, "check", "--config",
-                     str(_config(root, '((enum_variant name: (identifier) @value) (#match? @value "(F"))')))
+    code, out = run_cli(capsys, "check", "--config", str(_config(root, '((enum_variant name: (identifier) @value) (#match? @value "(F"))'))).outcome
     assert code == 2, out
     assert "invalid regular expression '(F': the #match? regex does not compile" in out
 
@@ -135,7 +128,7 @@ def test_a_grammar_package_not_installed_is_a_config_error_naming_the_package(tm
     monkeypatch.setitem(sys.modules, "tree_sitter_ruby", None)  # importing it now raises ImportError
     monkeypatch.setattr(grammars, "_loaded", {})
     root = _project(tmp_path, "ruby")
-    code, out = _run(capsys, "check", "--config", str(root / "driftguard.yaml"))
+    code, out = run_cli(capsys, "check", "--config", str(root / "driftguard.yaml")).outcome
     assert code == 2, out
     assert ("reading ruby needs the grammar package tree-sitter-ruby, which is not installed: "
             "pip install tree-sitter-ruby (or pip install 'driftguard[languages]' for every grammar)") in out
@@ -144,7 +137,7 @@ def test_a_grammar_package_not_installed_is_a_config_error_naming_the_package(tm
 
 def test_a_query_that_matches_nothing_is_fact_not_found_naming_the_query(tmp_path, capsys):
     root = _project(tmp_path, "rust")
-    code, out = _run(capsys, "check", "--config", str(_config(root, "(union_item name: (type_identifier) @value)")))
+    code, out = run_cli(capsys, "check", "--config", str(_config(root, "(union_item name: (type_identifier) @value)"))).outcome
     assert code == 1, out
     assert ("docs/guide.md: modes: fact 'modes': the rust query '(union_item name: (type_identifier) @value)' "
             "matches nothing") in out and "(source: src/mode.rs)" in out

@@ -14,8 +14,7 @@ from pathlib import Path
 import pytest
 
 from driftguard.cli import main
-
-from ..conftest import write_tree
+from tests.helpers import check, write_tree
 
 CODE = """\
 MAX_TURNS = 8
@@ -73,17 +72,11 @@ def _commit(root: Path, message: str) -> str:
     return _git(root, "rev-parse", "--short", "HEAD").strip()
 
 
-def _check(root: Path, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
-    code = main(["check", "--config", str(root / "driftguard.yaml"), *args])
-    return code, "".join(capsys.readouterr())
-
-
 def test_spans_with_no_evidence_are_not_reported_and_strict_reports_them(tmp_path, capsys):
     root = _tree(tmp_path)
-    code, out = _check(root, capsys)
+    code, out = check(capsys, root)
     assert code == 0, out
-    code, out = _check(_tree(tmp_path, config=CONFIG.replace("references: true", "references: {strict: true}")),
-                       capsys)
+    code, out = check(capsys, _tree(tmp_path, config=CONFIG.replace("references: true", "references: {strict: true}")))
     assert code == 1
     for name in ("NET_RAW", "customRequestHeaders", "dns-credentials.env", "alerts.yml", "AWS_REGION"):
         assert f"`{name}`" in out
@@ -91,7 +84,7 @@ def test_spans_with_no_evidence_are_not_reported_and_strict_reports_them(tmp_pat
 
 def test_names_the_documents_define_and_instance_members_resolve_even_under_strict(tmp_path, capsys):
     root = _tree(tmp_path, config=CONFIG.replace("references: true", "references: {strict: true}"))
-    code, out = _check(root, capsys)
+    code, out = check(capsys, root)
     assert "`build.assetsInlineLimit`" not in out and "`environment.fetch_module`" not in out
 
 
@@ -102,7 +95,7 @@ def test_names_the_documents_define_and_instance_members_resolve_even_under_stri
 ])
 def test_a_span_shaped_as_this_repositorys_code_is_reported(tmp_path, capsys, span, why):
     root = _tree(tmp_path, doc=DOC + f"\nAlso {span}.\n")
-    code, out = _check(root, capsys)
+    code, out = check(capsys, root)
     assert code == 1, why
     assert f"docs/guide.md:10: refs: {span}" in out
 
@@ -114,7 +107,7 @@ def test_a_name_the_code_held_when_the_line_was_written_is_reported_with_its_ren
     (root / "src/app/core.py").write_text(CODE.replace("MAX_TURNS", "MAX_TURN_LIMIT").replace("load_file",
                                                                                             "load_config_file"))
     renamed = _commit(root, "Rename loader")
-    code, out = _check(root, capsys)
+    code, out = check(capsys, root)
     assert code == 1
     assert (f"docs/guide.md:3: refs: `MAX_TURNS` names nothing in the symbols of `code` or elsewhere in the "
             f"repository; removed in {renamed} (2026-04-02, 'Rename loader'), which added `MAX_TURN_LIMIT`") in out
@@ -132,7 +125,7 @@ def test_a_deleted_name_says_the_commit_and_a_moved_file_names_its_new_place(tmp
     (root / "src/lib").mkdir()
     (root / "src/app/engine.py").rename(root / "src/lib/core.py")
     _commit(root, "Move the core")
-    code, out = _check(root, capsys)
+    code, out = check(capsys, root)
     assert code == 1
     assert f"`MAX_TURNS` names nothing in the symbols of `code` or elsewhere in the repository; removed in {deleted}" \
            in out
@@ -146,7 +139,7 @@ def test_a_warm_run_asks_git_nothing(tmp_path, capsys, monkeypatch):
     _commit(root, "First")
     (root / "src/app/core.py").write_text(CODE.replace("MAX_TURNS", "MAX_TURN_LIMIT"))
     _commit(root, "Rename")
-    first = _check(root, capsys)
+    first = check(capsys, root)
     calls: list[list[str]] = []
     real = subprocess.run
 
@@ -155,7 +148,7 @@ def test_a_warm_run_asks_git_nothing(tmp_path, capsys, monkeypatch):
         return real(args, *rest, **kw)
 
     monkeypatch.setattr(subprocess, "run", counting)
-    assert _check(root, capsys) == first
+    assert check(capsys, root) == first
     assert [c[1] for c in calls if c[0] == "git"] == ["ls-files", "rev-parse"]  # no blame, grep, log or show
 
 
@@ -165,7 +158,7 @@ def test_a_path_never_leads_outside_the_root(tmp_path, capsys):
                                          "`link/secret.py` and `docs/../../outside/*.py`.\n",
                  config=CONFIG.replace("references: true", "references: {strict: true}"))
     (root / "link").symlink_to(outside, target_is_directory=True)
-    code, out = _check(root, capsys)
+    code, out = check(capsys, root)
     assert code == 1
     for span in ("../../outside/secret.py", "docs/../../../outside/secret.py", "link/secret.py",
                  "docs/../../outside/*.py"):
@@ -181,7 +174,7 @@ def test_driftguards_own_reports_keep_no_stale_name_alive(tmp_path, capsys):
         capsys.readouterr()
     assert "MAX_TURNS" in (root / "driftguard.sarif").read_text()
     json.loads((root / "report.json").read_text())
-    code, out = _check(root, capsys)
+    code, out = check(capsys, root)
     assert code == 1 and "`MAX_TURNS` names nothing" in out
 
 
@@ -191,3 +184,27 @@ def test_report_lists_what_it_did_not_judge_and_why(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "not judged (" in out
     assert "docs/guide.md:5: `NET_RAW`: no evidence it names this repository's code" in out
+
+
+def test_a_warm_run_reads_no_repository_file_and_a_change_rereads_its_folder(tmp_path, capsys, monkeypatch):
+    from driftguard.judging.repository import Repository
+
+    root = _tree(tmp_path, config=CONFIG.replace("references: true", "references: {strict: true}"))
+    write_tree(root, {"deploy/compose.yml": "cap_drop: [NET_RAW]\n", "deploy/notes.txt": "AWS_REGION\n",
+                      "scripts/run.sh": "echo customRequestHeaders\n"})
+    first = check(capsys, root)
+    assert first[0] == 1 and "`NET_RAW`" not in first[1] and "`dns-credentials.env`" in first[1]
+    read: list[str] = []
+    real = Repository._read
+
+    def counting(self: Repository, path: str) -> frozenset[str]:
+        read.append(path)
+        return real(self, path)
+
+    monkeypatch.setattr(Repository, "_read", counting)
+    assert check(capsys, root) == first
+    assert read == []
+    (root / "deploy/compose.yml").write_text("cap_drop: [NET_ADMIN]\n")
+    code, out = check(capsys, root)
+    assert sorted(read) == ["deploy/compose.yml", "deploy/notes.txt"]
+    assert "`NET_RAW`" in out and "`NET_RAW`" not in first[1]

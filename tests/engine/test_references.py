@@ -10,7 +10,7 @@ import pytest
 
 from driftguard.cli import main
 from driftguard.documents.references import Shape, shape_of
-from tests.conftest import write_tree
+from tests.helpers import run_cli, write_tree
 
 LOOP = '''
 def build_blocked_output(reason):
@@ -68,20 +68,15 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return root
 
 
-def _check(capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, str]:
-    code = main(["check", "--no-cache", *extra])
-    return code, capsys.readouterr().out
-
-
 def test_a_document_whose_references_resolve_passes(project, capsys):
-    code, out = _check(capsys)
+    code, out = run_cli(capsys, "check", "--no-cache").outcome
     assert code == 0, out
 
 
 def test_a_renamed_function_is_reported_with_the_closest_symbol(project, capsys):
     guide = project / "docs/guide.md"
     guide.write_text(GUIDE.replace("`build_blocked_output()`", "`blocked_output()`"))
-    code, out = _check(capsys)
+    code, out = run_cli(capsys, "check", "--no-cache").outcome
     assert code == 1
     assert ("docs/guide.md:3: references: `blocked_output()` names nothing in the symbols of `symbols`"
             in out)
@@ -90,7 +85,7 @@ def test_a_renamed_function_is_reported_with_the_closest_symbol(project, capsys)
 
 def test_a_renamed_method_and_constant_are_reported(project, capsys):
     (project / "src/loop.py").write_text(LOOP.replace("def reset", "def clear").replace("MAX_TURNS", "TURN_LIMIT"))
-    code, out = _check(capsys)
+    code, out = run_cli(capsys, "check", "--no-cache").outcome
     assert code == 1
     assert "docs/guide.md:3: references: `Session.reset()` names nothing" in out
     assert "docs/guide.md:4: references: `MAX_TURNS` names nothing" in out
@@ -100,24 +95,24 @@ def test_a_moved_file_is_reported_and_a_glob_must_match(project, capsys):
     (project / "src/loop.py").rename(project / "src/agent.py")
     guide = project / "docs/guide.md"
     guide.write_text(GUIDE + "\nHandlers live in `src/handlers/*.py`.\n")
-    code, out = _check(capsys)
+    code, out = run_cli(capsys, "check", "--no-cache").outcome
     assert code == 1
     assert "docs/guide.md:5: references: `src/loop.py` names no file or folder of the repository" in out
     assert "`src/handlers/*.py` names no file" in out
 
 
 def test_a_name_used_elsewhere_in_the_repository_is_not_drift(project, capsys):
-    code, out = _check(capsys)
+    code, out = run_cli(capsys, "check", "--no-cache").outcome
     assert "PULSE_DATA_DIR" not in out
     (project / "deploy/pulse.service").write_text("[Service]\n")
-    code, out = _check(capsys)
+    code, out = run_cli(capsys, "check", "--no-cache").outcome
     assert code == 1 and "docs/guide.md:6: references: `PULSE_DATA_DIR` names nothing" in out
 
 
 def test_repository_false_resolves_only_against_the_symbols(project, capsys):
     cfg = project / "driftguard.yaml"
     cfg.write_text(CONFIG.replace("references: {strict: true}", "references: {repository: false, strict: true}"))
-    code, out = _check(capsys)
+    code, out = run_cli(capsys, "check", "--no-cache").outcome
     assert code == 1 and "`PULSE_DATA_DIR` names nothing" in out
 
 
@@ -125,7 +120,7 @@ def test_ignore_leaves_spans_alone(project, capsys):
     (project / "deploy/pulse.service").write_text("[Service]\n")
     cfg = project / "driftguard.yaml"
     cfg.write_text(CONFIG.replace("references: {strict: true}", "references: {ignore: ['^PULSE_'], strict: true}"))
-    code, out = _check(capsys)
+    code, out = run_cli(capsys, "check", "--no-cache").outcome
     assert code == 0, out
 
 
@@ -133,21 +128,21 @@ def test_a_sentence_that_places_a_symbol_in_the_wrong_file_is_reported(project, 
     (project / "src/other.py").write_text("def helper():\n    pass\n")
     guide = project / "docs/guide.md"
     guide.write_text(GUIDE + "\n`build_blocked_output()` in `src/other.py` builds it.\n")
-    code, out = _check(capsys)
+    code, out = run_cli(capsys, "check", "--no-cache").outcome
     assert code == 1
     assert ("`build_blocked_output` is not defined in `src/other.py`; the code defines it in src/loop.py:1"
             in out)
     guide.write_text(GUIDE + "\n`build_blocked_output()` (`src/loop.py`) builds it.\n")
-    code, out = _check(capsys)
+    code, out = run_cli(capsys, "check", "--no-cache").outcome
     assert code == 0, out
 
 
 def test_bare_identifiers_are_checked_only_with_bare(project, capsys):
     guide = project / "docs/guide.md"
     guide.write_text(GUIDE + "\nThe `vanished_helper` is gone.\n")
-    assert _check(capsys)[0] == 0
+    assert run_cli(capsys, "check", "--no-cache").outcome[0] == 0
     (project / "driftguard.yaml").write_text(CONFIG.replace("references: {strict: true}", "references: {bare: true, strict: true}"))
-    code, out = _check(capsys)
+    code, out = run_cli(capsys, "check", "--no-cache").outcome
     assert code == 1 and "`vanished_helper` names nothing" in out
 
 

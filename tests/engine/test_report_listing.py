@@ -8,7 +8,7 @@ import pytest
 
 from driftguard.cli import main
 from driftguard.reporters.text import REPORT_VALUES
-from tests.conftest import write_tree
+from tests.helpers import write_tree
 
 
 def test_a_large_fact_is_listed_once_and_cut_with_a_pointer_to_facts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

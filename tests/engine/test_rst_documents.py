@@ -15,7 +15,7 @@ import pytest
 from driftguard.cli import main
 from driftguard.documents.formats import read_document
 from driftguard.documents.model import Document, Prose
-from tests.conftest import FIXTURES
+from tests.helpers import FIXTURES
 
 FIXTURE = FIXTURES / "rst"
 PAGE = "docs/config.rst"

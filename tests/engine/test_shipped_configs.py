@@ -1,46 +1,42 @@
-"""The two shipped configs: clean as shipped, and each injected drift fails naming the document and the value."""
+"""The two shipped configs: clean as shipped, and each injected drift fails naming the document and the value.
+
+Every test works on a tree lent from one copy per session (``own_repository``, ``pulse``):
+hard links to files copied once, an edited file made the test's own by ``edit``. The tests
+also share one fact cache, keyed by each file's content: a test's edit is a miss of its own,
+and the rest of the tree is parsed once per session, not once per test.
+"""
 
 from __future__ import annotations
 
 import re
-import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from driftguard.cli import main
-from tests.conftest import copy_repository
+from tests.helpers import ROOT, SharedTree, check, edit, own
 
-REPO = Path(__file__).resolve().parents[2]
-PULSE = REPO / "tests" / "fixtures" / "pulse"
+PULSE = ROOT / "tests" / "fixtures" / "pulse"
+PULSE_CONFIG = "examples/pulse/driftguard.yaml"
+
+
+@pytest.fixture(autouse=True)
+def _one_cache(shared_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DRIFTGUARD_CACHE_DIR", str(shared_cache))
+
+
+@pytest.fixture(scope="module")
+def shared_pulse(tmp_path_factory: pytest.TempPathFactory) -> SharedTree:
+    """The Pulse-shaped fixture tree laid out as upstream, the config in examples/pulse/."""
+    files = {p.relative_to(PULSE).as_posix(): p for p in PULSE.rglob("*") if p.is_file()}
+    files[PULSE_CONFIG] = ROOT / PULSE_CONFIG
+    return SharedTree(tmp_path_factory.mktemp("pulse"), files)
 
 
 @pytest.fixture
-def own(tmp_path: Path) -> Path:
-    """A copy of this repository's files."""
-    return copy_repository(tmp_path)
-
-
-@pytest.fixture
-def pulse(tmp_path: Path) -> Path:
-    """A copy of the Pulse-shaped fixture tree laid out as upstream, the config in examples/pulse/."""
-    shutil.copytree(PULSE, tmp_path, dirs_exist_ok=True)
-    (tmp_path / "examples" / "pulse").mkdir(parents=True)
-    shutil.copy(REPO / "examples" / "pulse" / "driftguard.yaml", tmp_path / "examples" / "pulse" / "driftguard.yaml")
-    return tmp_path
-
-
-def edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert text.count(old) >= 1, f"{old!r} not in {path}"
-    path.write_text(text.replace(old, new), encoding="utf-8")
-
-
-def check(root: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, config: str) -> tuple[int, str]:
-    monkeypatch.chdir(root)
-    code = main(["check", "--config", config])
-    out = capsys.readouterr()
-    return code, out.out + out.err
+def pulse(shared_pulse: SharedTree, tmp_path: Path) -> Iterator[Path]:
+    yield shared_pulse.lend(tmp_path / "pulse")
+    shared_pulse.assert_untouched()
 
 
 OWN_DRIFTS = [
@@ -75,19 +71,18 @@ OWN_DRIFTS = [
 ]
 
 
-def test_own_config_is_clean(own: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    code, out = check(own, capsys, monkeypatch, "driftguard.yaml")
+def test_own_config_is_clean(own_repository: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = check(capsys, own_repository)
     assert code == 0, out
     assert re.fullmatch(r"driftguard: \d+ rules: \d+ passed\n", out)
 
 
 @pytest.mark.parametrize("file, old, new, doc, value", OWN_DRIFTS, ids=[d[4] + "@" + d[0] for d in OWN_DRIFTS])
 def test_own_config_catches_drift(
-    own: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-    file: str, old: str, new: str, doc: str, value: str,
+    own_repository: Path, capsys: pytest.CaptureFixture[str], file: str, old: str, new: str, doc: str, value: str,
 ) -> None:
-    edit(own / file, old, new)
-    code, out = check(own, capsys, monkeypatch, "driftguard.yaml")
+    edit(own_repository / file, old, new, count=-1)
+    code, out = check(capsys, own_repository)
     assert code == 1, out
     lines = [line for line in out.splitlines() if line.startswith(doc + ":")]
     assert any(value in line for line in lines), out
@@ -125,44 +120,39 @@ PULSE_DRIFTS = [
 ]
 
 
-def test_pulse_config_is_clean_from_the_project_root(
-    pulse: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    code, out = check(pulse, capsys, monkeypatch, "examples/pulse/driftguard.yaml")
+def test_pulse_config_is_clean_from_the_project_root(pulse: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = check(capsys, pulse, config=PULSE_CONFIG)
     assert code == 0, out
 
 
 def test_pulse_config_runs_with_root(capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["check", "--config", str(REPO / "examples/pulse/driftguard.yaml"), "--root", str(PULSE)])
-    assert code == 0, capsys.readouterr()
+    code, out = check(capsys, ROOT, "--root", str(PULSE), config=PULSE_CONFIG)
+    assert code == 0, out
 
 
 @pytest.mark.parametrize("file, old, new, doc, value", PULSE_DRIFTS, ids=[d[4] + "@" + d[0] for d in PULSE_DRIFTS])
 def test_pulse_config_catches_drift(
-    pulse: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-    file: str, old: str, new: str, doc: str, value: str,
+    pulse: Path, capsys: pytest.CaptureFixture[str], file: str, old: str, new: str, doc: str, value: str,
 ) -> None:
-    edit(pulse / file, old, new)
-    code, out = check(pulse, capsys, monkeypatch, "examples/pulse/driftguard.yaml")
+    edit(pulse / file, old, new, count=-1)
+    code, out = check(capsys, pulse, config=PULSE_CONFIG)
     assert code == 1, out
     assert any(line.startswith(doc + ":") and value in line for line in out.splitlines()), out
 
 
-def test_pulse_commented_out_constant_does_not_fail(
-    pulse: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_pulse_commented_out_constant_does_not_fail(pulse: Path, capsys: pytest.CaptureFixture[str]) -> None:
     edit(pulse / "internal/ai/patrol_signals.go", '\tSignalGuestUnreachable SignalType = "guest_unreachable"\n',
          '\tSignalGuestUnreachable SignalType = "guest_unreachable"\n\t// SignalActiveAlert SignalType = "active_alert"\n'
          '\t/* SignalOther SignalType = "other" */\n')
-    edit(pulse / "internal/ai/findings.go", "\tmaxInvestigationAttempts", "\t// maxInvestigationAttempts = 9\n\tmaxInvestigationAttempts")
-    code, out = check(pulse, capsys, monkeypatch, "examples/pulse/driftguard.yaml")
+    edit(pulse / "internal/ai/findings.go", "\tmaxInvestigationAttempts", "\t// maxInvestigationAttempts = 9\n\tmaxInvestigationAttempts",
+         count=-1)
+    code, out = check(capsys, pulse, config=PULSE_CONFIG)
     assert code == 0, out
 
 
-def test_rewrapped_sentences_do_not_fail(
-    pulse: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_rewrapped_sentences_do_not_fail(pulse: Path, capsys: pytest.CaptureFixture[str]) -> None:
     doc = pulse / "docs/ASSISTANT_ARCHITECTURE.md"
+    own(doc)
     text = doc.read_text(encoding="utf-8")
     start = text.index("## The look-before-asking gate")
     end = text.index("\n## ", start + 1)
@@ -172,5 +162,5 @@ def test_rewrapped_sentences_do_not_fail(
     words = rewrapped.split(" ")
     narrow = "\n".join(" ".join(words[i:i + 3]) for i in range(0, len(words), 3))
     doc.write_text(text[:start] + heading + "\n\n" + narrow + "\n" + text[end:], encoding="utf-8")
-    code, out = check(pulse, capsys, monkeypatch, "examples/pulse/driftguard.yaml")
+    code, out = check(capsys, pulse, config=PULSE_CONFIG)
     assert code == 0, out

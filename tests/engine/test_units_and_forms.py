@@ -10,7 +10,7 @@ import pytest
 from driftguard.cli import main
 from driftguard.model import Kind, Value
 from driftguard.quantities import format_like, parse_quantity, read_value, with_unit
-from tests.conftest import write_tree
+from tests.helpers import write_tree
 
 MiB = 1 << 20
 

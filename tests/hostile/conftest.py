@@ -1,4 +1,4 @@
-"""Helpers for the hostile-input tests: run the CLI in a tree and hold it to the contract.
+"""Fixtures for the hostile-input tests: run the CLI in a tree and hold it to the contract.
 
 Every bad input must end with exit 2 (or the finding it names), a message that
 says which file (and line, where there is one), and never a traceback or the
@@ -7,26 +7,12 @@ CLI's catch-all "internal error".
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from driftguard.cli import main
-
-
-@dataclass
-class Run:
-    code: int
-    out: str
-    err: str
-
-    @property
-    def text(self) -> str:
-        return self.out + self.err
-
+from tests.helpers import Run, run_cli, write_tree
 
 CliRunner = Callable[..., Run]
 
@@ -37,10 +23,8 @@ def cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> 
     monkeypatch.delenv("DRIFTGUARD_DEBUG", raising=False)
 
     def run(root: Path, *argv: str) -> Run:
-        monkeypatch.chdir(root)
-        code = main(list(argv))
-        captured = capsys.readouterr()
-        result = Run(code, captured.out, captured.err)
+        monkeypatch.chdir(root)  # the tests look at the working folder after the run too
+        result = run_cli(capsys, *argv)
         assert "Traceback" not in result.text, result.text
         assert "internal error" not in result.text, result.text
         return result
@@ -62,16 +46,5 @@ Writer = Callable[[Path, "dict[str, str | bytes]"], Path]
 
 @pytest.fixture
 def write() -> Writer:
-    """``write(root, {"a/b.md": "...", "c.bin": b"..."})``: text is dedented and stripped of a leading newline."""
-
-    def put(root: Path, files: dict[str, str | bytes]) -> Path:
-        for rel, content in files.items():
-            path = root / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            if isinstance(content, bytes):
-                path.write_bytes(content)
-            else:
-                path.write_text(textwrap.dedent(content).lstrip("\n"), encoding="utf-8")
-        return root
-
-    return put
+    """``write(root, {"a/b.md": "...", "c.bin": b"..."})``: ``tests.helpers.write_tree``."""
+    return write_tree

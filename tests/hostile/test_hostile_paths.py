@@ -5,9 +5,9 @@ nothing outside the root is ever opened."""
 from __future__ import annotations
 
 import builtins
+import errno
 import io
 import os
-import time
 from pathlib import Path
 
 import pytest
@@ -217,13 +217,40 @@ def test_missing_files_and_directories_are_errors_never_passes(base, write, cli,
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
-def test_a_fifo_is_refused_without_blocking(base, write, cli):
-    os.mkfifo(base / "docs" / "pipe.md")
+def test_a_fifo_is_refused_without_blocking(base, write, cli, monkeypatch):
+    """Opening a FIFO that no one writes blocks for ever unless it is opened non-blocking: every
+    open of it must ask for that (an open that does not is refused here, so it fails, not hangs)."""
+    pipe = base / "docs" / "pipe.md"
+    os.mkfifo(pipe)
     write(base, {"driftguard.yaml": config("src/limits.py", "docs/pipe.md")})
-    start = time.perf_counter()
+    blocking: list[str] = []
+    real_os_open, real_open = os.open, builtins.open
+
+    def guarded_os_open(path, flags, *args, **kwargs):
+        if _same(path, pipe) and not flags & os.O_NONBLOCK:
+            blocking.append(f"os.open({flags:#o})")
+            raise OSError(errno.EWOULDBLOCK, "the test refuses a blocking open of its FIFO")
+        return real_os_open(path, flags, *args, **kwargs)
+
+    def guarded_open(file, *args, **kwargs):
+        if isinstance(file, (str, bytes, os.PathLike)) and _same(file, pipe):
+            blocking.append("open()")
+            raise OSError(errno.EWOULDBLOCK, "the test refuses a blocking open of its FIFO")
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", guarded_os_open)
+    monkeypatch.setattr(builtins, "open", guarded_open)
+    monkeypatch.setattr(io, "open", guarded_open)
     run = cli(base, "check")
-    assert time.perf_counter() - start < 5
+    assert blocking == []
     assert run.code == 2 and "docs/pipe.md: limit: not a regular file" in run.out
+
+
+def _same(path: str | bytes | os.PathLike[str] | os.PathLike[bytes], other: Path) -> bool:
+    try:
+        return Path(os.fsdecode(os.fspath(path))).resolve() == other.resolve()
+    except (OSError, ValueError):
+        return False
 
 
 def test_a_path_too_long_for_the_system_is_an_error(base, write, cli):

@@ -13,8 +13,7 @@ import pytest
 from driftguard.cli import main
 from driftguard.config.loader import load_config
 from driftguard.model import ConfigError
-
-from ..conftest import write_tree
+from tests.helpers import write_tree
 
 GO = 'package p\n\ntype State string\n\nconst A State = "a"\n'
 DOC = "# D\n\n`a`\n"
@@ -41,6 +40,47 @@ def test_a_python_file_the_parser_cannot_take_is_an_error_naming_it_never_a_sign
     done = _cli(root, "check")
     assert done.returncode == 2, done
     assert f"a.py is not read: line 1 holds {why}" in done.stdout
+
+
+@pytest.mark.parametrize(("name", "source"), [
+    ("a.go", "package a\n\nconst X = " + "(" * 20_000 + "1" + ")" * 20_000 + "\nconst Y = 2\n"),
+    ("a.ts", "export const X = " + "[" * 20_000 + "1" + "]" * 20_000 + "\nexport const Y = 2\n"),
+])
+def test_tree_sitter_reads_a_deeply_nested_file_without_a_signal(tmp_path, name, source):
+    root = write_tree(tmp_path, {name: source, "d.md": "# D\n\nY is 3.\n", "driftguard.yaml": _config(
+        f"facts:\n  y: {{file: {name}, constant: Y}}\nrules:\n  - {{id: r, fact: y, doc: d.md, phrase: 'Y is {{value}}'}}\n")})
+    done = _cli(root, "check")
+    assert done.returncode == 1, done
+    assert "d.md:3: r: the sentence 'Y is {value}' says '3'" in done.stdout
+
+
+@pytest.mark.parametrize(("name", "source", "line"), [
+    ("c.go", "package a\n\nconst Z = " + "+".join(["1"] * 10_000) + "\n", 3),
+    ("c.ts", "export const Z = " + "+".join(["1"] * 10_000) + "\n", 1),
+    ("c.py", "A0 = 1\n" + "".join(f"A{i} = A{i - 1}\n" for i in range(1, 3000)) + "Z = A2999\n", None),
+])
+def test_a_constant_the_evaluator_gives_up_on_is_an_error_quoted_in_a_line(tmp_path, capsys, name, source, line):
+    root = write_tree(tmp_path, {name: source, "d.md": "# D\n\nZ is 3.\n", "driftguard.yaml": _config(
+        f"facts:\n  z: {{file: {name}, constant: Z}}\nrules:\n  - {{id: r, fact: z, doc: d.md, phrase: 'Z is {{value}}'}}\n")})
+    assert main(["check", "--config", str(root / "driftguard.yaml"), "--no-cache"]) == 2
+    out = capsys.readouterr().out
+    assert "driftguard gives up on" in out and "nested" in out
+    assert f"(source: {name}:{line})" in out if line else f"(source: {name})" in out
+    assert max(len(x) for x in out.splitlines()) < 300
+
+
+@pytest.mark.parametrize(("name", "source"), [
+    ("c.go", "package a\n\nconst Z = f(" + "+".join(f"x{i}" for i in range(30_000)) + ")\n"),
+    ("c.py", "Z = f(" + "+".join(f"x{i}" for i in range(400)) + ")\n"),
+    ("c.ts", "export const Z = f(" + "+".join(f"x{i}" for i in range(30_000)) + ")\n"),
+])
+def test_a_constant_that_is_no_constant_is_quoted_in_at_most_a_line(tmp_path, capsys, name, source):
+    root = write_tree(tmp_path, {name: source, "d.md": "# D\n\nZ is 3.\n", "driftguard.yaml": _config(
+        f"facts:\n  z: {{file: {name}, constant: Z}}\nrules:\n  - {{id: r, fact: z, doc: d.md, phrase: 'Z is {{value}}'}}\n")})
+    assert main(["check", "--config", str(root / "driftguard.yaml"), "--no-cache"]) in (1, 2)
+    out = capsys.readouterr().out
+    assert "`f(x0+x1+x2" in out and "...`" in out
+    assert max(len(x) for x in out.splitlines()) < 300
 
 
 def test_discover_skips_a_file_the_parser_cannot_take_and_says_so(tmp_path):

@@ -135,3 +135,16 @@ def test_the_long_lines_benchmark_reports_each_case_with_columns_checked(tmp_pat
         assert case["one_line_s"] > 0 and case["separate_s"] > 0 and case["ratio"] > 0
         assert case["one_line_bytes"] > 0 and case["separate_bytes"] > 0 and case["runs"] == 1
         assert any(line.startswith(f"| {case['case']} | 2000 |") for line in proc.stdout.splitlines())
+
+
+def test_the_hostile_benchmark_reports_each_case_against_its_floor(tmp_path: Path) -> None:
+    out = tmp_path / "hostile.json"
+    proc = subprocess.run([sys.executable, str(BENCH / "hostile.py"), "--quick", "--only", "angle-run", "digits",
+                           "--json", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:] + proc.stdout[-3000:]
+    result = json.loads(out.read_text(encoding="utf-8"))
+    assert list(result["markdown"]) == ["angle-run"] and list(result["phrases"]) == ["digits"]
+    for row in (result["markdown"]["angle-run"], result["phrases"]["digits"]):
+        assert row["chars"] > 0 and row["case_s"] > 0 and row["floor_s"] > 0 and row["ratio"] > 0
+    assert result["bound"]["bound_s"] == 0.05 and result["bound"]["stopped_s"] > 0
+    assert "| angle-run |" in proc.stdout and "| digits |" in proc.stdout

@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from driftguard.cli import build_parser, main
+from driftguard.cli import build_parser
 from driftguard.config.loader import load_config
 from driftguard.coverage.measure import measure_coverage
 from driftguard.coverage.model import SpanKind, percent
+from tests.helpers import run_cli
 
 Tree = Callable[[dict[str, str | bytes]], Path]
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,7 +39,7 @@ const Warn = 75
 
 # Six claim-shaped spans: `IDLE` (5) and `BUSY` (6), "ten minutes" (8), "30 seconds" (9),
 # the row label "Storage warning" and its "75%" (13). Not counted: header cells, the
-# second-column words, "a second" (an ordinal as often as a duration), the bare 3, and
+# second-column words, "a second" (an ordinal as often as a duration), the bare 3 (no option's noun), and
 # everything in the indented and the fenced code.
 DOC = '''
 # Machine
@@ -49,7 +50,7 @@ DOC = '''
 | `BUSY` | busy |
 
 Entries expire after ten minutes.
-Retries back off for 30 seconds, up to 3 tries, with a second look.
+Retries back off for 30 seconds, in 3 tries, with a second look.
 
 | Threshold | Default |
 |---|---|
@@ -98,12 +99,6 @@ def repo(tree: Tree, monkeypatch: pytest.MonkeyPatch) -> Path:
     return root
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(["coverage", *argv])
-    out = capsys.readouterr()
-    return code, out.out, out.err
-
-
 def measured(root: Path) -> dict[str, tuple[int, int]]:
     result = measure_coverage(load_config(root / "driftguard.yaml"))
     return {d.path: (len(d.spans), d.guarded) for d in result.documents}
@@ -111,7 +106,7 @@ def measured(root: Path) -> dict[str, tuple[int, int]]:
 
 def test_the_text_format_gives_each_document_spans_guarded_and_percent(repo: Path,
                                                                         capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys)
+    code, out, err = run_cli(capsys, "coverage")
     assert (code, err) == (0, "")
     assert out == ("m.md  6 spans  5 guarded  83%\n"
                    "other.md  1 spans  1 guarded  100%\n"
@@ -121,7 +116,7 @@ def test_the_text_format_gives_each_document_spans_guarded_and_percent(repo: Pat
 def test_show_missing_lists_the_unguarded_spans_under_their_document(repo: Path,
                                                                       capsys: pytest.CaptureFixture[str]) -> None:
     (repo / "driftguard.yaml").write_text(config(ROWS_RULE))
-    code, out, _ = run(capsys, "--show-missing")
+    code, out, _ = run_cli(capsys, "coverage", "--show-missing")
     assert code == 0
     assert out.splitlines() == [
         "m.md  6 spans  4 guarded  67%",
@@ -133,7 +128,7 @@ def test_show_missing_lists_the_unguarded_spans_under_their_document(repo: Path,
 
 
 def test_the_json_format_has_the_documented_shape(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "--format", "json")
+    code, out, _ = run_cli(capsys, "coverage", "--format", "json")
     assert code == 0
     assert json.loads(out) == {
         "documents": [
@@ -185,17 +180,17 @@ def test_removing_a_rule_lowers_its_documents_guarded_count_and_adding_one_raise
 
 def test_two_runs_on_the_same_tree_give_the_same_output(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     for fmt in ("text", "json"):
-        first = run(capsys, "--format", fmt, "--show-missing")
-        assert run(capsys, "--format", fmt, "--show-missing") == first
-    run(capsys, "--format", "html", "--output", "a.html")
-    run(capsys, "--format", "html", "--output", "b.html", "--no-cache")
+        first = run_cli(capsys, "coverage", "--format", fmt, "--show-missing")
+        assert run_cli(capsys, "coverage", "--format", fmt, "--show-missing") == first
+    run_cli(capsys, "coverage", "--format", "html", "--output", "a.html")
+    run_cli(capsys, "coverage", "--format", "html", "--output", "b.html", "--no-cache")
     assert (repo / "a.html").read_bytes() == (repo / "b.html").read_bytes()
 
 
 @pytest.mark.parametrize(("threshold", "code"), [("0", 0), ("86", 0), ("86.5", 1), ("87", 1), ("100", 1)])
 def test_fail_under_compares_the_total_as_shown(repo: Path, capsys: pytest.CaptureFixture[str],
                                                 threshold: str, code: int) -> None:
-    got, out, err = run(capsys, "--fail-under", threshold)
+    got, out, err = run_cli(capsys, "coverage", "--fail-under", threshold)
     assert got == code
     assert out.endswith("total  7 spans  6 guarded  86%\n")
     assert err == ("" if code == 0 else f"driftguard: total coverage 86% is below --fail-under {threshold}\n")
@@ -204,21 +199,21 @@ def test_fail_under_compares_the_total_as_shown(repo: Path, capsys: pytest.Captu
 @pytest.mark.parametrize("threshold", ["-1", "100.5", "lots"])
 def test_fail_under_outside_0_to_100_is_a_usage_error(repo: Path, capsys: pytest.CaptureFixture[str],
                                                       threshold: str) -> None:
-    code, out, err = run(capsys, "--fail-under", threshold)
+    code, out, err = run_cli(capsys, "coverage", "--fail-under", threshold)
     assert code == 2 and out == "" and "--fail-under" in err
 
 
 def test_paths_measure_only_those_documents_and_a_folder_its_markdown(repo: Path,
                                                                       capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(capsys, "other.md")[1] == "other.md  1 spans  1 guarded  100%\ntotal  1 spans  1 guarded  100%\n"
-    code, out, _ = run(capsys, "notes", "--show-missing")
+    assert run_cli(capsys, "coverage", "other.md")[1] == "other.md  1 spans  1 guarded  100%\ntotal  1 spans  1 guarded  100%\n"
+    code, out, _ = run_cli(capsys, "coverage", "notes", "--show-missing")
     assert code == 0
     assert out == ("notes/n.md  2 spans  0 guarded  0%\n  notes/n.md:3: `MaxUpload`\n  notes/n.md:3: 5 MiB\n"
                    "total  2 spans  0 guarded  0%\n")
 
 
 def test_a_path_that_does_not_exist_is_an_error_naming_it(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "nope.md")
+    code, out, err = run_cli(capsys, "coverage", "nope.md")
     assert (code, out) == (2, "")
     assert err.startswith("nope.md: error: no such file or folder")
 
@@ -226,14 +221,14 @@ def test_a_path_that_does_not_exist_is_an_error_naming_it(repo: Path, capsys: py
 def test_a_document_that_cannot_be_read_is_an_error_and_the_others_are_still_measured(
         repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (repo / "driftguard.yaml").write_text(config("  - {id: gone, fact: states, doc: gone.md, table: State}\n"))
-    code, out, err = run(capsys)
+    code, out, err = run_cli(capsys, "coverage")
     assert code == 2
     assert "m.md  6 spans  2 guarded  33%" in out.splitlines()
     assert re.match(r"gone\.md: error: ", err), err
 
 
 def test_html_without_output_is_refused(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "--format", "html")
+    code, out, err = run_cli(capsys, "coverage", "--format", "html")
     assert (code, out) == (2, "")
     assert "--output" in err
 
@@ -258,3 +253,20 @@ def test_every_coverage_option_is_documented_in_the_guide() -> None:
     section = guide.split("## Coverage", 1)[1].split("\n## ", 1)[0]
     assert sorted(o for o in options if o not in section) == []
     assert "driftguard coverage" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_a_bare_number_that_states_an_options_value_is_claim_shaped_and_a_count_is_not():
+    from driftguard.coverage.spans import claim_spans
+    from driftguard.documents.reader import parse_document
+
+    doc = parse_document("d.md", "# D\n\n- `max_connections` (Default 100)\n\nAt most 20 connections are kept. "
+                                 "Concurrency is capped at four. If two histogram samples match, once a chunk is cut, "
+                                 "it is one of many.\n")
+    assert [s.text for s in claim_spans(doc) if s.kind.value == "quantity"] == ["100", "20", "four"]
+
+
+def test_a_mentions_rule_guards_only_the_spans_it_compares(repo: Path) -> None:
+    (repo / "notes/n.md").write_text("# Notes\n\nStates `IDLE` and `BUSY`; also `Other`, `Thing` and `Stuff`.\n")
+    path = repo / "driftguard.yaml"
+    path.write_text(config() + "  - {id: mentioned, fact: states, doc: notes/n.md, mentions: true}\n")
+    assert measured(repo)["notes/n.md"] == (5, 2)  # five code spans; the rule compares the two the code has

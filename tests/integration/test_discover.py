@@ -34,6 +34,7 @@ from driftguard.discover.templates import candidates
 from driftguard.discover.words import identifier_words, stem
 from driftguard.judging.engine import Engine
 from driftguard.model import ConfigError, Status
+from tests.helpers import judge, run_cli
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "tests" / "fixtures"
@@ -186,7 +187,7 @@ def test_pulse_rules_catch_drift(pulse: Path) -> None:
                                            'StateVerifying SessionState = "VERIFYING"\n\tStateDone SessionState = "DONE"'))
     signals = pulse / SIGNALS
     signals.write_text(signals.read_text().replace("= 75.0", "= 80.0", 1))
-    result = Engine(load_config(pulse / "driftguard.yaml")).run()
+    result = judge(pulse)
     values = {(f.doc.path if f.doc else None, f.value) for f in result.findings}
     assert (SAFETY, "DONE") in values
     assert any(f.doc and f.doc.path == PATROL and f.kind.kind == "value-mismatch" and f.value == "75%"
@@ -404,13 +405,11 @@ def test_empty_tree_gives_a_config_that_check_refuses_rather_than_passes(tree, t
 
 
 def test_the_command_writes_nothing_when_it_has_no_rule_to_propose(tree, capsys) -> None:
-    from driftguard.cli import main
-
     root = tree({"README.md": "# Nothing here\n\nJust prose with 3 numbers.\n"})
     out = root / "proposed.yaml"
-    assert main(["discover", "--root", str(root), "--output", str(out)]) == 0
-    assert not out.exists()
-    assert "no rule to propose; nothing written" in capsys.readouterr().err
+    code, _, err = run_cli(capsys, "discover", "--root", str(root), "--output", str(out))
+    assert code == 0 and not out.exists()
+    assert "no rule to propose; nothing written" in err
 
 
 # -- the pieces ------------------------------------------------------------------
@@ -473,13 +472,12 @@ def test_rows_and_phrase_round_trip_through_the_engine(tree) -> None:
     phrase = next(p for p in found.proposals if isinstance(p.claim, PhraseClaim))
     assert phrase.claim.template == "at most {value}" and phrase.facts[0].fact.name == "MAX_JOB_RETRIES"
     (root / "driftguard.yaml").write_text(render_config(found), encoding="utf-8")
-    config = load_config(root / "driftguard.yaml")
-    assert {type(r.claim) for r in config.rules} == {TableClaim, PhraseClaim}
-    assert Engine(config).run().ok
+    assert {type(r.claim) for r in load_config(root / "driftguard.yaml").rules} == {TableClaim, PhraseClaim}
+    assert judge(root).ok
     # and the rule fails when the document drifts
     doc = root / "docs/jobs.md"
     doc.write_text(doc.read_text().replace("five times", "six times"))
-    result = Engine(load_config(root / "driftguard.yaml")).run()
+    result = judge(root)
     assert [f.kind.kind for f in result.findings] == ["value-mismatch"]
 
 
@@ -523,7 +521,7 @@ def test_tables_with_the_same_title_are_addressed_by_section(tree) -> None:
     tables = {p.facts[0].fact.label: p.claim for p in found.proposals if isinstance(p.claim, TableClaim)}
     assert tables["Alpha"].section == "Alpha" and tables["Beta"].section == "Beta"  # never the first silently
     (root / "driftguard.yaml").write_text(render_config(found), encoding="utf-8")
-    assert Engine(load_config(root / "driftguard.yaml")).run().ok
+    assert judge(root).ok
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")

@@ -9,10 +9,9 @@ from pathlib import Path
 
 import yaml
 
-from driftguard.config.loader import load_config
 from driftguard.discover import discover, render_config
-from driftguard.judging.engine import Engine
 from driftguard.model import Status
+from tests.helpers import judge
 
 KINGPIN = '''package main
 
@@ -47,10 +46,6 @@ def _emit(root: Path):
     return found, yaml.safe_load((root / "driftguard.yaml").read_text(encoding="utf-8"))
 
 
-def _run(root: Path):
-    return Engine(load_config(root / "driftguard.yaml")).run()
-
-
 def test_a_flag_table_with_defaults_is_the_map_of_flags_and_its_help_row_is_left_out(tree) -> None:
     root = tree({"cmd/relayd/main.go": KINGPIN, "docs/relayd.md": FLAG_TABLE})
     _, config = _emit(root)
@@ -58,10 +53,10 @@ def test_a_flag_table_with_defaults_is_the_map_of_flags_and_its_help_row_is_left
     assert (rule["table"], rule["column"], rule["direction"], rule["ignore"]) == ("Flag", "Default", "both",
                                                                                  ["-h, --help"])
     assert config["facts"][rule["fact"]] == {"file": "cmd/relayd/main.go", "flags": {"defaults": True}}
-    assert _run(root).rules[0].status is Status.PASS
+    assert judge(root).rules[0].status is Status.PASS
     main = root / "cmd/relayd/main.go"
     main.write_text(main.read_text().replace('Default("15d")', 'Default("30d")'))
-    assert [f.kind.kind for f in _run(root).findings] == ["value-mismatch"]
+    assert [f.kind.kind for f in judge(root).findings] == ["value-mismatch"]
 
 
 def test_a_flag_with_its_argument_in_the_cell_is_read_by_name(tree) -> None:
@@ -71,7 +66,7 @@ def test_a_flag_with_its_argument_in_the_cell_is_read_by_name(tree) -> None:
     _, config = _emit(root)
     (rule,) = config["rules"]
     assert rule["cells"] and "column" not in rule and rule["direction"] == "both"  # names only: `<addr>` is no key
-    assert _run(root).rules[0].status is Status.PASS
+    assert judge(root).rules[0].status is Status.PASS
 
 
 def test_a_default_line_under_the_option_heading_binds_the_option_of_that_owner(tree) -> None:
@@ -87,7 +82,7 @@ def test_a_default_line_under_the_option_heading_binds_the_option_of_that_owner(
                                                {"function": "Client", "param": "timeout"},
                                                {"function": "request", "param": "timeout"}]
     assert all(p.basis.startswith(("the section", "the sentence")) for p in found.proposals)
-    assert {r.status for r in _run(root).rules} == {Status.PASS}
+    assert {r.status for r in judge(root).rules} == {Status.PASS}
 
 
 def test_a_dotted_option_binds_a_key_of_its_owners_defaults(tree) -> None:
@@ -113,7 +108,7 @@ def test_yaml_keys_and_option_headings_against_the_fields_their_tags_give(tree) 
     _, config = _emit(root)
     forms = sorted(str(r.get("block") or r.get("headings")) for r in config["rules"])
     assert forms == ["{'lang': 'yaml', 'keys': 'global'}", "{'level': 3, 'match': '^`([A-Za-z_$][\\\\w$.-]*)`$'}"]
-    assert {r.status for r in _run(root).rules} == {Status.PASS}
+    assert {r.status for r in judge(root).rules} == {Status.PASS}
 
 
 def test_bullets_of_flags_against_the_program_flags(tree) -> None:
@@ -128,7 +123,7 @@ def test_bullets_of_flags_against_the_program_flags(tree) -> None:
     assert rule["items"] is True and rule["section"] == "Options" and rule["direction"] == "both"
     cli = root / "tool/__main__.py"
     cli.write_text(cli.read_text() + "p.add_argument('--verbose', action='store_true')\n")
-    assert [(f.kind.kind, f.value) for f in _run(root).findings] == [("missing-in-doc", "verbose")]
+    assert [(f.kind.kind, f.value) for f in judge(root).findings] == [("missing-in-doc", "verbose")]
 
 
 def test_a_semaphore_is_the_concurrency_cap_a_sentence_states(tree) -> None:
@@ -161,4 +156,4 @@ def test_a_default_in_a_bullet_is_scoped_to_the_bullet_its_option_starts(tree) -
     assert found.proposals[1].basis.startswith("the bullet `keepalive_expiry` names the option keepalive_expiry")
     limits = root / "src/limits.py"
     limits.write_text(limits.read_text().replace("5.0", "10.0"))
-    assert [(f.rule, f.kind.kind) for f in _run(root).findings] == [("limits-keepalive-expiry", "value-mismatch")]
+    assert [(f.rule, f.kind.kind) for f in judge(root).findings] == [("limits-keepalive-expiry", "value-mismatch")]

@@ -7,12 +7,10 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from driftguard.cli import main
-from driftguard.config.loader import load_config
 from driftguard.discover import discover, render_config, render_summary
 from driftguard.discover.documents import about_code, is_dated, is_history
-from driftguard.judging.engine import Engine
 from driftguard.model import Status
+from tests.helpers import judge, run_cli
 
 STATES = 'package fsm\n\ntype State string\n\nconst (\n\tStateOpen State = "open"\n\tStateShut State = "shut"\n)\n'
 TIMEOUT = "package net\n\nimport \"time\"\n\nconst dialTimeout = 30 * time.Second\n"
@@ -71,8 +69,8 @@ def test_changelogs_and_release_notes_are_never_read_unless_included(tree) -> No
 
 def test_the_cli_takes_include(tree, capsys: pytest.CaptureFixture[str]) -> None:
     root = tree({"fsm/fsm.go": STATES, "CHANGELOG.md": "# Changelog\n\n" + TABLE})
-    assert main(["discover", "--root", str(root), "--include", "CHANGELOG.md"]) == 0
-    assert "doc: CHANGELOG.md" in capsys.readouterr().out
+    code, out, _ = run_cli(capsys, "discover", "--root", str(root), "--include", "CHANGELOG.md")
+    assert code == 0 and "doc: CHANGELOG.md" in out
 
 
 def test_a_page_about_the_code_ranks_first_and_a_dated_record_last(tree) -> None:
@@ -100,7 +98,7 @@ def test_one_statement_on_many_pages_is_one_rule_over_a_glob_or_a_list(tree) -> 
     config = yaml.safe_load(render_config(found))
     assert config["rules"][0]["doc"] == ["docs/guide/a.md", "docs/guide/b.md", "site/public/docs/net.md"]
     (root / "driftguard.yaml").write_text(render_config(found))
-    assert [r.status for r in Engine(load_config(root / "driftguard.yaml")).run().rules] == [Status.PASS] * 3
+    assert [r.status for r in judge(root).rules] == [Status.PASS] * 3
     (root / "site/public/docs/net.md").unlink()
     found = discover(root, jobs=1, limit=None)
     assert found.proposals[0].doc_key == "docs/guide/*.md"

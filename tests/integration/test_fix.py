@@ -15,9 +15,8 @@ from driftguard.config.loader import load_config
 from driftguard.documents.reader import parse_document
 from driftguard.fix import MAY_BE_RIGHT, FixOutcome, apply_fixes, plan_fixes, render_fix
 from driftguard.fix.edits import TODO, EditRefused, layout_row, row_splice, value_splice
-from driftguard.judging.engine import Engine
 from driftguard.model import ConfigError, Kind, Value
-from tests.conftest import copy_repository
+from tests.helpers import check, edit, judge, own
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -105,10 +104,6 @@ def doc_of(root: Path) -> str:
     return (root / "docs/m.md").read_bytes().decode("utf-8")
 
 
-def check_ok(root: Path) -> bool:
-    return Engine(load_config(root / "driftguard.yaml")).run().ok
-
-
 @pytest.fixture
 def repo(tmp_path: Path) -> Callable[..., Path]:
     return lambda **kw: make(tmp_path / "repo", **kw)
@@ -124,7 +119,7 @@ def test_a_word_number_in_a_phrase_keeps_its_words(repo: Callable[..., Path]) ->
     assert doc_of(root) == DOC.replace("Entries expire after ten minutes.\n\n```",
                                        "Entries expire after fifteen minutes.\n\n```")
     assert "'ten minutes' -> 'fifteen minutes'" in render_fix(outcome)
-    assert check_ok(root)
+    assert judge(root).ok
 
 
 def test_a_percent_cell_stays_a_percent_and_the_code_block_is_left_alone(repo: Callable[..., Path]) -> None:
@@ -149,7 +144,7 @@ def test_a_new_enum_member_gets_an_aligned_row(repo: Callable[..., Path]) -> Non
     assert outcome.exit_code == 0, render_fix(outcome)
     assert doc_of(root) == DOC.replace("| `BUSY` | working       |\n",
                                        "| `BUSY` | working       |\n| `DONE` | TODO: describe |\n")
-    assert check_ok(root)
+    assert judge(root).ok
 
 
 def test_a_new_go_const_gets_a_row_in_backticks(repo: Callable[..., Path]) -> None:
@@ -175,7 +170,7 @@ def test_every_kind_at_once_on_a_crlf_document(repo: Callable[..., Path]) -> Non
     assert data.count(b"\n") == data.count(b"\r\n") == DOC.count("\n") + 1
     assert b"| `BUSY` | working       |\r\n| `DONE` | TODO: describe |\r\n" in data
     assert b"expire after fifteen minutes.\r\n" in data and b"| Limit | 80% |\r\n" in data
-    assert check_ok(root)
+    assert judge(root).ok
 
 
 def test_a_bom_stays_and_is_not_doubled(repo: Callable[..., Path]) -> None:
@@ -362,22 +357,21 @@ def test_a_document_changed_since_planning_is_not_overwritten(repo: Callable[...
 # -- this repository's own config -------------------------------------------------------
 
 
-def test_the_shipped_config_is_fixed_after_a_threshold_changes(tmp_path: Path) -> None:
-    copy_repository(tmp_path)
-    signals = tmp_path / "reference_impl/ai/patrol_signals/types.py"
-    before = signals.read_text(encoding="utf-8")
-    assert "SIGNAL_HIGH_CPU_PERCENT = 70.0" in before
-    signals.write_text(before.replace("SIGNAL_HIGH_CPU_PERCENT = 70.0", "SIGNAL_HIGH_CPU_PERCENT = 85.0"),
-                       encoding="utf-8")
-    assert not check_ok(tmp_path)
-    outcome = fix(tmp_path)
+def test_the_shipped_config_is_fixed_after_a_threshold_changes(own_repository: Path, shared_cache: Path,
+                                                                 capsys: pytest.CaptureFixture[str],
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    root = own_repository
+    monkeypatch.setenv("DRIFTGUARD_CACHE_DIR", str(shared_cache))  # check's runs: parsed once per session
+    own(*(root / "docs").glob("*.md"), root / "README.md")  # fix refuses a document with another hard link
+    signals = root / "reference_impl/ai/patrol_signals/types.py"
+    edit(signals, "SIGNAL_HIGH_CPU_PERCENT = 70.0", "SIGNAL_HIGH_CPU_PERCENT = 85.0")
+    assert check(capsys, root)[0] == 1
+    outcome = fix(root)
     assert outcome.exit_code == 0, render_fix(outcome)
-    patrol = (tmp_path / "docs/PATROL_ARCHITECTURE.md").read_text(encoding="utf-8")
+    patrol = (root / "docs/PATROL_ARCHITECTURE.md").read_text(encoding="utf-8")
     assert "| High CPU | 85% |" in patrol and "| High CPU | 70% |" not in patrol
-    assert check_ok(tmp_path)
-    from driftguard.cli import main
-
-    assert main(["check", "--config", str(tmp_path / "driftguard.yaml")]) == 0
+    code, out = check(capsys, root)
+    assert code == 0, out
 
 
 # -- properties -------------------------------------------------------------------------
@@ -458,7 +452,7 @@ def test_every_stale_occurrence_in_one_sentence_is_rewritten(repo: Callable[...,
     assert "Entries expire after fifteen minutes and tokens expire after fifteen minutes." in doc_of(root)
     assert "'ten minutes' -> 'fifteen minutes'" in render_fix(outcome)
     assert "'five minutes' -> 'fifteen minutes'" in render_fix(outcome)
-    assert check_ok(root)
+    assert judge(root).ok
 
 
 def test_a_temp_file_left_by_a_killed_fix_is_removed_by_the_next_one(repo: Callable[..., Path]) -> None:

@@ -14,12 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from driftguard import quantities
-from driftguard.cli import main
 from driftguard.config.loader import load_config
 from driftguard.fix import Change, FixOutcome, apply_fixes, plan_fixes, render_fix
 from driftguard.fix.edits import Splice
-from driftguard.judging.engine import Engine
-from tests.conftest import write_tree
+from tests.helpers import cli_on, judge, write_tree
 
 GO = '''\
 package fsm
@@ -87,17 +85,8 @@ def fix(root: Path, dry_run: bool = False) -> FixOutcome:
     return apply_fixes(plan_fixes(load_config(root / "driftguard.yaml")), dry_run=dry_run)
 
 
-def cli(root: Path, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
-    rc = main([*args, "--config", str(root / "driftguard.yaml")])
-    return rc, capsys.readouterr().out
-
-
 def doc_of(root: Path) -> str:
     return (root / "docs/m.md").read_bytes().decode("utf-8")
-
-
-def check_ok(root: Path) -> bool:
-    return Engine(load_config(root / "driftguard.yaml")).run().ok
 
 
 def row(value: str, pad: int = 6) -> str:
@@ -110,12 +99,12 @@ def row(value: str, pad: int = 6) -> str:
 def test_a_member_goes_after_its_predecessor_not_at_the_end(repo: Callable[..., Path],
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     root = repo(["IDLE", "BUSY", "DONE"])
-    rc, out = cli(root, capsys, "fix")
+    rc, out = cli_on(capsys, root, "fix")
     assert rc == 0, out
     # the old behaviour appended `BUSY` after `DONE`
     assert doc_of(root) == DOC.replace("| `DONE` |", row("BUSY") + "| `DONE` |")
     assert "docs/m.md:8: states: fixed: added a row for `BUSY` after `IDLE` in the 'State' table\n" in out
-    assert cli(root, capsys, "check")[0] == 0
+    assert cli_on(capsys, root, "check")[0] == 0
 
 
 def test_a_member_without_a_predecessor_goes_before_the_first_row(repo: Callable[..., Path]) -> None:
@@ -124,7 +113,7 @@ def test_a_member_without_a_predecessor_goes_before_the_first_row(repo: Callable
     assert outcome.exit_code == 0, render_fix(outcome)
     assert doc_of(root) == DOC.replace("| `IDLE` |", row("NEW") + "| `IDLE` |")
     assert "fixed: added a row for `NEW` before `IDLE` in the 'State' table" in render_fix(outcome)
-    assert check_ok(root)
+    assert judge(root).ok
 
 
 def test_several_members_keep_code_order_at_each_place(repo: Callable[..., Path]) -> None:
@@ -137,7 +126,7 @@ def test_several_members_keep_code_order_at_each_place(repo: Callable[..., Path]
     out = render_fix(outcome)
     assert "added 2 rows for `A0`, `A1` before `IDLE`" in out
     assert "added 2 rows for `B1`, `B0` after `IDLE`" in out and "added 2 rows for `C1`, `C0` after `DONE`" in out
-    assert check_ok(root)
+    assert judge(root).ok
 
 
 def test_the_predecessor_is_the_nearest_earlier_member_with_a_row(repo: Callable[..., Path]) -> None:
@@ -157,7 +146,7 @@ def test_rows_are_matched_by_the_rules_column(repo: Callable[..., Path]) -> None
     outcome = fix(root)
     assert outcome.exit_code == 0, render_fix(outcome)
     assert doc_of(root) == doc.replace("| two |", "| TODO: describe | `BUSY` |\n| two |")
-    assert check_ok(root)
+    assert judge(root).ok
 
 
 def test_plain_text_cells_and_a_crlf_document_before_the_first_row(repo: Callable[..., Path]) -> None:
@@ -168,7 +157,7 @@ def test_plain_text_cells_and_a_crlf_document_before_the_first_row(repo: Callabl
     want = doc.replace("| IDLE ", "| NEW    | TODO: describe |\r\n| IDLE ").replace(
         "| DONE ", "| MID    | TODO: describe |\r\n| DONE ")
     assert (root / "docs/m.md").read_bytes() == want.encode()
-    assert check_ok(root)
+    assert judge(root).ok
 
 
 def test_a_table_in_a_blockquote_keeps_its_prefix_in_the_middle(repo: Callable[..., Path]) -> None:
@@ -177,7 +166,7 @@ def test_a_table_in_a_blockquote_keeps_its_prefix_in_the_middle(repo: Callable[.
     assert fix(root).exit_code == 0
     assert doc_of(root) == doc.replace("> | `IDLE`", "> " + row("NEW") + "> | `IDLE`").replace(
         "> | `DONE`", "> " + row("BUSY") + "> | `DONE`")
-    assert check_ok(root)
+    assert judge(root).ok
 
 
 # -- 2. the wording ------------------------------------------------------------------
@@ -185,7 +174,7 @@ def test_a_table_in_a_blockquote_keeps_its_prefix_in_the_middle(repo: Callable[.
 
 def test_a_dry_run_says_what_it_would_add(repo: Callable[..., Path], capsys: pytest.CaptureFixture[str]) -> None:
     root = repo(["IDLE", "BUSY", "DONE"])
-    rc, out = cli(root, capsys, "fix", "--dry-run")
+    rc, out = cli_on(capsys, root, "fix", "--dry-run")
     assert rc == 1 and doc_of(root) == DOC
     assert "\n+| `BUSY` | TODO: describe |\n" in out
     assert "docs/m.md:8: states: would fix: add a row for `BUSY` after `IDLE` in the 'State' table\n" in out
@@ -248,7 +237,7 @@ def test_a_rule_that_lets_the_document_say_more_does_not_block_a_row(repo: Calla
     outcome = fix(root)
     assert outcome.exit_code == 0, render_fix(outcome)
     assert doc_of(root) == TWO.replace("| `E0`  | waiting |\n", "| `E0`  | waiting |\n| `BUSY` | TODO: describe | TODO: describe |\n")
-    assert check_ok(root)
+    assert judge(root).ok
 
 
 ENUM = "from enum import Enum\n\n\nclass State(str, Enum):\n{members}"
@@ -267,12 +256,12 @@ def test_two_rules_on_one_column_lacking_the_same_member_get_one_row(repo: Calla
                                                                      capsys: pytest.CaptureFixture[str]) -> None:
     root = repo(["IDLE", "BUSY", "DONE"], config=same_column_config(),
                 extra={"src/fsm.py": enum(["IDLE", "BUSY", "DONE"])})
-    rc, out = cli(root, capsys, "fix")
+    rc, out = cli_on(capsys, root, "fix")
     assert rc == 0, out
     assert doc_of(root) == DOC.replace("| `DONE` |", row("BUSY") + "| `DONE` |")
     assert ("states: fixed: added a row for `BUSY` after `IDLE` in the 'State' table, "
             "which rule 'py-states' reads too\n") in out
-    assert cli(root, capsys, "check")[0] == 0
+    assert cli_on(capsys, root, "check")[0] == 0
 
 
 def test_a_member_the_other_rule_on_the_column_lacks_is_refused(repo: Callable[..., Path]) -> None:
@@ -315,7 +304,7 @@ def test_a_set_rule_and_a_rows_rule_on_one_table_are_fixed_in_one_edit(repo: Cal
     assert "timeouts: fixed: '10 minutes' -> '15 minutes' (row 'IDLE')" in out
     assert "timeouts: fixed: '1 hour' -> '2 hours' (row 'DONE')" in out
     assert "states: fixed: added a row for `BUSY` after `IDLE`" in out
-    assert check_ok(root)
+    assert judge(root).ok
 
 
 def test_a_new_row_labelled_like_a_rows_rule_row_is_refused(repo: Callable[..., Path]) -> None:
@@ -334,7 +323,7 @@ def test_a_new_row_labelled_like_a_rows_rule_row_is_refused(repo: Callable[..., 
 def test_a_value_with_a_pipe_or_outer_spaces_is_refused_for_its_row_only(repo: Callable[..., Path],
                                                                        capsys: pytest.CaptureFixture[str]) -> None:
     root = repo(["IDLE", "a|b", "BUSY", " pad ", "DONE", "tail "], minutes=15)
-    rc, out = cli(root, capsys, "fix")
+    rc, out = cli_on(capsys, root, "fix")
     assert rc == 1
     assert doc_of(root) == DOC.replace("| `DONE` |", row("BUSY") + "| `DONE` |").replace(
         "ten minutes", "fifteen minutes")
@@ -391,7 +380,7 @@ def test_every_new_row_follows_its_predecessor_in_code_order(data: st.DataObject
         outcome = fix(root)
         assert outcome.exit_code == 0, render_fix(outcome)
         text = doc_of(root)
-        assert check_ok(root)
+        assert judge(root).ok
     head, rest = text.split("|--------|---------|\n")
     body, tail = rest.split("\n\n", 1)
     assert head + "|--------|---------|\n" == doc.split("|--------|---------|\n")[0] + "|--------|---------|\n"

@@ -14,13 +14,12 @@ import re
 import shutil
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
 import yaml
 
-from tests.conftest import copy_repository
+from tests.helpers import write_tree
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -76,23 +75,17 @@ def new_repo(path: Path) -> Path:
     return path
 
 
-def write_files(base: Path, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        (base / rel).parent.mkdir(parents=True, exist_ok=True)
-        (base / rel).write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
-
-
 def commit_all(repo: Path, message: str) -> None:
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", message)
 
 
-def snapshot_of_this_repository(dest: Path) -> Path:
-    """This working tree's files (tracked and untracked, not ignored) committed in ``dest``."""
-    new_repo(dest)
-    copy_repository(dest)
-    commit_all(dest, "snapshot")
-    return dest
+def snapshot_of_this_repository(tree: Path) -> Path:
+    """This working tree's files (tracked and untracked, not ignored), lent as ``tree``
+    (the ``own_repository`` fixture), committed there: git only reads them."""
+    new_repo(tree)
+    commit_all(tree, "snapshot")
+    return tree
 
 
 def try_repo(hook_repo: Path, project: Path, cache: Path) -> subprocess.CompletedProcess[str]:
@@ -128,10 +121,10 @@ def test_hook_files_pattern(path: str, matched: bool) -> None:
 
 
 @needs_pre_commit
-def test_try_repo_passes_when_clean_and_fails_on_drift(tmp_path: Path) -> None:
-    hook_repo = snapshot_of_this_repository(tmp_path / "hook-repo")
+def test_try_repo_passes_when_clean_and_fails_on_drift(tmp_path: Path, own_repository: Path) -> None:
+    hook_repo = snapshot_of_this_repository(own_repository)
     project = new_repo(tmp_path / "project")
-    write_files(project, PROJECT)
+    write_tree(project, PROJECT)
     commit_all(project, "initial")
 
     clean = try_repo(hook_repo, project, tmp_path / "cache")

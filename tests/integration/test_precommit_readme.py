@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 import yaml
 
+from tests.helpers import write_tree
 from tests.integration.test_precommit import (
     PRE_COMMIT,
     PROJECT,
@@ -21,7 +22,6 @@ from tests.integration.test_precommit import (
     git,
     needs_pre_commit,
     new_repo,
-    write_files,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -61,7 +61,7 @@ def test_local_snippet_matches_the_hook_manifest() -> None:
 @needs_pre_commit
 def test_local_snippet_passes_when_clean_and_fails_on_drift(tmp_path: Path) -> None:
     project = new_repo(tmp_path / "project")
-    write_files(project, PROJECT)
+    write_tree(project, PROJECT)
     config = {"repos": [_repo("local")]}
     (project / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
     commit_all(project, "initial")

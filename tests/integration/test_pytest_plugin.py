@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import driftguard
 from driftguard.pytest_plugin import DriftguardFile, DriftguardItem
 from driftguard.reporters.text import finding_line
+from tests.helpers import write_tree
 
 pytest_plugins = ["pytester"]
 
@@ -49,6 +51,13 @@ rules:
   - {id: states-mentioned, fact: states, doc: docs/m.md, mentions: true}
 '''
 
+def driftguard_check(root: Path) -> int:
+    """``driftguard check`` on the project, as a user runs it before pytest."""
+    from driftguard.cli import main
+
+    return main(["check", "--config", str(root / "driftguard.yaml")])
+
+
 def config_line(needle: str, text: str = CONFIG) -> int:
     """The 1-based line of ``needle`` in the config as written to disk."""
     lines = textwrap.dedent(text).lstrip("\n").splitlines()
@@ -64,20 +73,12 @@ def _quiet_inner_runs(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
     monkeypatch.setenv("PYTEST_ADDOPTS", "-p no:hypothesispytest")
 
 
-def write(pytester: pytest.Pytester, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        path = pytester.path / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
-    return pytester.path
-
-
 def project(pytester: pytest.Pytester, **files: str) -> Path:
     """The sample project; keyword names map ``src_fsm`` -> src/fsm.py and so on."""
     names = {"src_fsm": "src/fsm.py", "doc": "docs/m.md", "config": "driftguard.yaml"}
     contents = {"src/fsm.py": SOURCE, "docs/m.md": DOC, "driftguard.yaml": CONFIG}
     contents.update({names[k]: v for k, v in files.items()})
-    return write(pytester, contents)
+    return write_tree(pytester.path, contents)
 
 
 def test_the_plugin_is_registered_through_its_entry_point(pytester: pytest.Pytester) -> None:
@@ -114,7 +115,7 @@ def test_node_ids_are_config_then_rule_id(pytester: pytest.Pytester) -> None:
 def test_a_rule_over_a_doc_glob_is_one_item_per_document(pytester: pytest.Pytester) -> None:
     project(pytester, config=CONFIG.replace("doc: docs/m.md, mentions", "doc: 'docs/*.md', mentions"),
             doc=DOC)
-    write(pytester, {"docs/other.md": "# Other\n\nOnly `IDLE` here.\n"})
+    write_tree(pytester.path, {"docs/other.md": "# Other\n\nOnly `IDLE` here.\n"})
     result = pytester.runpytest("--driftguard", "-v")
     result.stdout.fnmatch_lines([
         "*driftguard.yaml::states-mentioned?docs/m.md? PASSED*",
@@ -122,6 +123,87 @@ def test_a_rule_over_a_doc_glob_is_one_item_per_document(pytester: pytest.Pytest
     ])
     result.stdout.fnmatch_lines(["*docs/other.md*BUSY*"])
     result.assert_outcomes(passed=3, failed=1)
+
+
+def glob_project(pytester: pytest.Pytester) -> Path:
+    """The sample project with ``states-mentioned`` over ``docs/*.md``: docs/c.md (between
+    two documents that pass) leaves out ``BUSY``."""
+    root = project(pytester, config=CONFIG.replace("doc: docs/m.md, mentions", "doc: 'docs/*.md', mentions"))
+    write_tree(pytester.path, {"docs/b.md": "# B\n\n`IDLE` and `BUSY`.\n", "docs/c.md": "# C\n\nOnly `IDLE` here.\n"})
+    return root
+
+
+def test_last_failed_reruns_only_the_document_that_failed(pytester: pytest.Pytester) -> None:
+    glob_project(pytester)
+    pytester.runpytest("--driftguard").assert_outcomes(passed=4, failed=1)
+    result = pytester.runpytest("--driftguard", "--lf", "-v")
+    result.assert_outcomes(failed=1)  # the other four items are not even collected
+    result.stdout.fnmatch_lines(["*rerun previous 1 failure*", "*driftguard.yaml::states-mentioned?docs/c.md? FAILED*"])
+    (pytester.path / "docs/c.md").write_text("# C\n\n`IDLE` and `BUSY`.\n", encoding="utf-8")
+    pytester.runpytest("--driftguard", "--lf").assert_outcomes(passed=1)
+    pytester.runpytest("--driftguard", "--lf").assert_outcomes(passed=5)  # nothing failed: all run
+
+
+def test_a_document_of_a_glob_rule_is_chosen_and_left_out_by_its_node_id(pytester: pytest.Pytester) -> None:
+    glob_project(pytester)
+    one = "driftguard.yaml::states-mentioned[docs/c.md]"
+    pytester.runpytest("--driftguard", one).assert_outcomes(failed=1)
+    pytester.runpytest("--driftguard", "--deselect", one).assert_outcomes(passed=4, deselected=1)
+
+
+def _engine_of(reprec: pytest.HookRecorder) -> Any:
+    """The engine the run's driftguard items shared."""
+    session = reprec.getcall("pytest_collection_finish").session
+    (engine,) = {id(item.parent.engine): item.parent.engine for item in session.items}.values()
+    return engine
+
+
+def test_a_second_run_reads_the_facts_and_claims_from_the_cache_check_keeps(pytester: pytest.Pytester) -> None:
+    root = project(pytester)
+    assert driftguard_check(root) == 0  # check fills the cache
+    reprec = pytester.inline_run("--driftguard")
+    reprec.assertoutcome(passed=3)
+    cache = _engine_of(reprec).cache
+    assert cache is not None and cache.hits > 0 and cache.misses == 0 and cache.writes == 0
+    (root / "docs/m.md").write_text(textwrap.dedent(DOC).replace("75 percent", "75 percent, now"), encoding="utf-8")
+    reprec = pytester.inline_run("--driftguard")
+    cache = _engine_of(reprec).cache
+    assert cache.misses > 0 and cache.writes == cache.misses  # the edited document, read again and stored
+
+
+def test_a_cached_run_imports_no_parser(pytester: pytest.Pytester) -> None:
+    project(pytester)
+    pytester.makeconftest("""
+        import sys
+
+        def pytest_sessionfinish(session):
+            lean = ("libcst", "markdown_it", "tree_sitter", "driftguard.documents.reader")
+            print("imported:", sorted(m for m in lean if m in sys.modules))
+    """)
+    cold = pytester.runpytest_subprocess("--driftguard", "-s")
+    cold.assert_outcomes(passed=3)
+    assert "imported: ['driftguard.documents.reader', 'libcst', 'markdown_it']" in cold.stdout.str()
+    warm = pytester.runpytest_subprocess("--driftguard", "-s")
+    warm.assert_outcomes(passed=3)
+    assert "imported: []" in warm.stdout.str()
+
+
+@pytest.mark.parametrize("how", ["option", "ini", "environment"])
+def test_the_cache_is_turned_off_as_check_turns_it_off(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch,
+                                                        how: str) -> None:
+    root = project(pytester)
+    assert driftguard_check(root) == 0
+    args = ["--driftguard"]
+    if how == "option":
+        args.append("--driftguard-no-cache")
+    elif how == "ini":
+        pytester.makeini("[pytest]\ndriftguard_no_cache = true\n")
+    else:
+        monkeypatch.setenv("DRIFTGUARD_NO_CACHE", "1")
+    reprec = pytester.inline_run(*args)
+    reprec.assertoutcome(passed=3)
+    assert _engine_of(reprec).cache is None
+    assert "(no cache)" in pytester.runpytest(*args).stdout.str()
 
 
 def test_reportinfo_points_at_the_rule_line(pytester: pytest.Pytester) -> None:
@@ -197,7 +279,7 @@ def test_driftguard_config_points_elsewhere(pytester: pytest.Pytester) -> None:
 def test_collected_even_when_testpaths_leave_out_the_root(pytester: pytest.Pytester) -> None:
     project(pytester)
     pytester.makeini("[pytest]\ntestpaths = tests\ndriftguard = true\n")
-    write(pytester, {"tests/test_unit.py": "def test_unit():\n    assert True\n"})
+    write_tree(pytester.path, {"tests/test_unit.py": "def test_unit():\n    assert True\n"})
     items, _ = pytester.inline_genitems()
     assert [i.nodeid for i in items] == ["tests/test_unit.py::test_unit", "driftguard.yaml::states",
                                          "driftguard.yaml::limit", "driftguard.yaml::states-mentioned"]
@@ -205,7 +287,7 @@ def test_collected_even_when_testpaths_leave_out_the_root(pytester: pytest.Pytes
 
 def test_collected_once_when_the_walk_reaches_it(pytester: pytest.Pytester) -> None:
     project(pytester)
-    write(pytester, {"tests/test_unit.py": "def test_unit():\n    assert True\n"})
+    write_tree(pytester.path, {"tests/test_unit.py": "def test_unit():\n    assert True\n"})
     for args in (["--driftguard"], ["--driftguard", "."], ["--driftguard", "driftguard.yaml", "tests"]):
         items, _ = pytester.inline_genitems(*args)
         ids = [i.nodeid for i in items]
@@ -222,7 +304,7 @@ def test_a_chosen_node_id_runs_only_that_rule(pytester: pytest.Pytester) -> None
 def test_ini_option_leaves_a_focused_run_alone_but_the_flag_does_not(pytester: pytest.Pytester) -> None:
     project(pytester)
     pytester.makeini("[pytest]\ndriftguard = true\n")
-    write(pytester, {"tests/test_unit.py": "def test_unit():\n    assert True\n"})
+    write_tree(pytester.path, {"tests/test_unit.py": "def test_unit():\n    assert True\n"})
     items, _ = pytester.inline_genitems("tests/test_unit.py")
     assert [i.nodeid for i in items] == ["tests/test_unit.py::test_unit"]
     items, _ = pytester.inline_genitems("--driftguard", "tests/test_unit.py")
@@ -245,7 +327,7 @@ def test_config_error_is_a_collection_error(pytester: pytest.Pytester) -> None:
 def test_config_error_is_reported_when_added_after_the_walk(pytester: pytest.Pytester) -> None:
     project(pytester, config="version: 1\nrules: [\n")
     pytester.makeini("[pytest]\ntestpaths = tests\ndriftguard = true\n")
-    write(pytester, {"tests/test_unit.py": "def test_unit():\n    assert True\n"})
+    write_tree(pytester.path, {"tests/test_unit.py": "def test_unit():\n    assert True\n"})
     result = pytester.runpytest()
     assert result.ret == pytest.ExitCode.INTERRUPTED
     result.assert_outcomes(errors=1)

@@ -13,11 +13,10 @@ import jsonschema
 import pytest
 
 from driftguard.cli import main
-from driftguard.config.loader import load_config
-from driftguard.judging.engine import Engine
 from driftguard.judging.result import Result, RuleResult
 from driftguard.model import FINDING_KINDS, ConfigError, Finding, Location, Status
 from driftguard.reporters import sarif
+from tests.helpers import judge
 
 Tree = Callable[[dict[str, str | bytes]], Path]
 
@@ -88,10 +87,6 @@ def drift(source: str = SOURCE, doc: str = DOC) -> dict[str, str]:
     }
 
 
-def run(root: Path) -> Result:
-    return Engine(load_config(root / "driftguard.yaml")).run()
-
-
 def with_injected_errors(result: Result) -> Result:
     """Add the error kinds the config loader catches before the engine runs."""
     rule = result.rules[0].rule
@@ -116,7 +111,7 @@ def test_shipped_schema_is_the_untouched_oasis_file() -> None:
 
 
 def test_the_validation_is_not_vacuous(tree: Tree) -> None:
-    log = json.loads(sarif.render(run(tree(drift()))))
+    log = json.loads(sarif.render(judge(tree(drift()))))
     broken = copy.deepcopy(log)
     del broken["runs"][0]["results"][0]["message"]
     with pytest.raises(AssertionError):
@@ -129,7 +124,7 @@ def test_the_validation_is_not_vacuous(tree: Tree) -> None:
 
 def test_clean_run_is_valid_and_has_no_results(tree: Tree) -> None:
     root = tree({"src/fsm.py": SOURCE, "docs/m.md": DOC, "driftguard.yaml": CONFIG})
-    result = run(root)
+    result = judge(root)
     assert result.ok
     log = json.loads(sarif.render(result))
     validate(log)
@@ -145,7 +140,7 @@ def test_clean_run_is_valid_and_has_no_results(tree: Tree) -> None:
 
 
 def test_drifted_run_is_valid_and_covers_every_kind(tree: Tree) -> None:
-    result = with_injected_errors(run(tree(drift())))
+    result = with_injected_errors(judge(tree(drift())))
     log = json.loads(sarif.render(result))
     validate(log)
     results = log["runs"][0]["results"]
@@ -170,7 +165,7 @@ def test_drifted_run_is_valid_and_covers_every_kind(tree: Tree) -> None:
 
 
 def test_document_and_source_lines_of_a_drift(tree: Tree) -> None:
-    log = json.loads(sarif.render(run(tree(drift()))))
+    log = json.loads(sarif.render(judge(tree(drift()))))
     by_value = {r["properties"]["value"]: r for r in log["runs"][0]["results"] if r["ruleId"] == "DG101"}
     done = by_value["DONE"]  # a new enum member: the table's line, the member's line
     assert done["locations"][0]["physicalLocation"]["region"]["startLine"] == 3
@@ -187,23 +182,23 @@ def lines(log: dict[str, Any]) -> list[int]:
 
 
 def test_fingerprints_are_stable_across_runs_and_line_shifts(tree: Tree, tmp_path: Path) -> None:
-    first = json.loads(sarif.render(run(tree(drift()))))
-    again = json.loads(sarif.render(run(tree(drift()))))
+    first = json.loads(sarif.render(judge(tree(drift()))))
+    again = json.loads(sarif.render(judge(tree(drift()))))
     assert fingerprints(first) == fingerprints(again)
     assert len(set(fingerprints(first))) == len(fingerprints(first))  # one alert per finding
 
     shifted_doc = "Intro paragraph.\n\nAnother one.\n" + DOC
     shifted_source = "# a comment\n# another\n" + SOURCE
-    moved = json.loads(sarif.render(run(tree(drift(source=shifted_source, doc=shifted_doc)))))
+    moved = json.loads(sarif.render(judge(tree(drift(source=shifted_source, doc=shifted_doc)))))
     assert lines(moved) != lines(first)  # the edit did move the findings...
     assert fingerprints(moved) == fingerprints(first)  # ...and the alerts stay the same
 
 
 def test_fingerprint_changes_with_what_drifted(tree: Tree) -> None:
     files = drift()
-    base = {r["properties"]["value"]: r for r in json.loads(sarif.render(run(tree(files))))["runs"][0]["results"]}
+    base = {r["properties"]["value"]: r for r in json.loads(sarif.render(judge(tree(files))))["runs"][0]["results"]}
     files["src/fsm.py"] = files["src/fsm.py"].replace('DONE = "DONE"', 'DRAINING = "DRAINING"')
-    other = {r["properties"]["value"]: r for r in json.loads(sarif.render(run(tree(files))))["runs"][0]["results"]}
+    other = {r["properties"]["value"]: r for r in json.loads(sarif.render(judge(tree(files))))["runs"][0]["results"]}
     assert "DONE" in base and "DRAINING" in other
     key = sarif.FINGERPRINT
     assert base["DONE"]["partialFingerprints"][key] != other["DRAINING"]["partialFingerprints"][key]
@@ -238,7 +233,7 @@ def test_cli_writes_a_valid_file(tree: Tree, monkeypatch: pytest.MonkeyPatch) ->
     assert main(["check", "--format", "sarif", "--output", str(out)]) == 2
     log = json.loads(out.read_text(encoding="utf-8"))
     validate(log)
-    assert len(log["runs"][0]["results"]) == len(run(root).findings)
+    assert len(log["runs"][0]["results"]) == len(judge(root).findings)
 
 
 def test_config_error_is_a_valid_log_with_a_notification(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

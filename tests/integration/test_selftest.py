@@ -442,7 +442,7 @@ def test_derived_values_follow_the_last_value() -> None:
 
 def test_the_summary_names_the_document_a_glob_rule_is_not_clean_on(tmp_path: Path, monkeypatch, capsys) -> None:
     from driftguard.cli import main
-    from tests.conftest import write_tree
+    from tests.helpers import write_tree
 
     root = write_tree(tmp_path, {
         "src/a.py": "def run_job():\n    return 1\n",

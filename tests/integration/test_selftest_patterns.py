@@ -271,6 +271,27 @@ def test_examples_follow_the_regex_and_give_up_where_it_cannot() -> None:
     assert examples(r"\p{L}+") == []  # regex-library syntax re's parser does not read
 
 
+@pytest.mark.parametrize("pattern, group, expected", [
+    (r"(?P<key>[a-c])=(?P<value>\d)", 2, ["1", "9", "0"]),  # a named group counts as re counts it
+    (r"(?x) ^ (?: on | off )  # a switch", None, ["on", "off"]),  # verbose: spaces and comments skipped
+    (r"(?=(\d{2}))\w+", 1, ["11", "99", "00"]),  # a group inside a lookahead is found
+    (r"(a)?(?(1)(b)|c)", 2, ["b"]),  # and one inside a conditional
+    (r"\x41\u0042\103\0{0}\N{DIGIT ONE}", None, ["ABC1"]),  # escapes are characters
+    (r"[^\W\d_]x{2,}?", None, ["axx", "axxx", "axxxx", "zxx", "zxxx", "zxxxx", "Axx", "Axxx", "Axxxx"]),
+    (r"a{x}|b{}", None, ["a{x}", "b{}"]),  # braces that are no quantifier are literals, as in re
+    (r"(?P<n>a)(?P=n)", None, []),  # a backreference: nothing proposed
+    (r"(?P<n>a)(?P=n)", 1, ["a"]),  # but the group before it still is
+    (r"(?<name>a)", None, []),  # regex-library syntax
+    (r"a(?i)", None, []),  # global flags past the start: re refuses them
+    (r"a**", None, []),  # a repeat of a repeat
+    ("(" * 5000 + "a" + ")" * 5000, None, []),  # nesting too deep to read
+])
+def test_examples_read_the_pattern_as_re_reads_it(pattern: str, group: int | None, expected: list[str]) -> None:
+    assert examples(pattern, group) == expected
+    if group is None:
+        assert all(re.fullmatch(pattern, sample) for sample in expected)
+
+
 def test_variants_keep_the_shape_of_the_value() -> None:
     assert variants("1h30m")[:2] == ["1h31m", "1h29m"]
     assert variants("007")[:2] == ["008", "006"]

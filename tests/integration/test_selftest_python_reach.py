@@ -20,7 +20,7 @@ from driftguard.selftest import SelftestResult, Verdict, render_selftest
 from driftguard.sources import python as reader
 from driftguard.sources.mutation import CannotApply, Edit, NotApplicable
 from driftguard.sources.python import mutate
-from tests.conftest import digest, selftest_of_copy
+from tests.helpers import digest, selftest_of_copy
 
 REACH = Path(__file__).resolve().parents[1] / "fixtures" / "python_reach"
 PATH = "src/mod.py"

@@ -16,7 +16,7 @@ from driftguard.selftest import SelftestResult, Verdict, render_selftest
 from driftguard.sources import python as reader
 from driftguard.sources.mutation import CannotApply, Edit, NotApplicable
 from driftguard.sources.python import mutate
-from tests.conftest import digest, selftest_of_copy
+from tests.helpers import digest, selftest_of_copy
 
 SHAPES = Path(__file__).resolve().parents[1] / "fixtures" / "python_shapes"
 PATH = "src/mod.py"

@@ -42,10 +42,11 @@ ESCAPE = re.compile(r"\\(?:([abfnrtv\\'\"])|([0-7]{3})|x([0-9a-fA-F]{2})|u([0-9a
 class Unevaluable(Exception):
     """An expression driftguard cannot evaluate; ``node`` is the part that failed."""
 
-    def __init__(self, message: str, node: Node | None = None) -> None:
+    def __init__(self, message: str, node: Node | None = None, gave_up: bool = False) -> None:
         super().__init__(message)
         self.message = message
         self.node = node
+        self.gave_up = gave_up  # a bound of the evaluator, not the source's shape
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,7 @@ class Evaluator:
 
     def eval(self, node: Node, iota: int = 0) -> Const:
         if self._depth > MAX_DEPTH:
-            raise Unevaluable("the expression is nested too deeply", node)
+            raise Unevaluable(f"the expression is nested more than {MAX_DEPTH} deep", node, gave_up=True)
         self._depth += 1
         try:
             return self._eval(node, iota)
@@ -126,7 +127,7 @@ class Evaluator:
             return self._selector(node)
         if kind == "call_expression":
             return self._conversion(node, iota)
-        raise Unevaluable(f"`{fold(node.text)}` is not a constant expression", node)
+        raise Unevaluable(f"`{quote(node.text)}` is not a constant expression", node)
 
     def _name(self, node: Node) -> Const:
         name = _text(node)
@@ -154,13 +155,13 @@ class Evaluator:
         operand, attr = _text(node.child_by_field_name("operand")), _text(node.child_by_field_name("field"))
         if operand == "time" and attr in TIME_UNITS:
             return Const("dur", TIME_UNITS[attr])
-        raise Unevaluable(f"`{fold(node.text)}` is defined outside this file", node)
+        raise Unevaluable(f"`{quote(node.text)}` is defined outside this file", node)
 
     def _conversion(self, node: Node, iota: int) -> Const:
         callee = fold(_field(node, "function").text)
         args = named(_field(node, "arguments"))
         if len(args) != 1:
-            raise Unevaluable(f"`{fold(node.text)}` is a call, not a constant expression", node)
+            raise Unevaluable(f"`{quote(node.text)}` is a call, not a constant expression", node)
         c = self.eval(args[0], iota)
         if callee == "time.Duration":
             return c if c.tag == "dur" else Const("dur", _integral(c, node))
@@ -172,7 +173,7 @@ class Evaluator:
             return c
         if callee in self.types or self._unwraps(callee):
             return c
-        raise Unevaluable(f"`{fold(node.text)}` is a call, not a constant expression", node)
+        raise Unevaluable(f"`{quote(node.text)}` is a call, not a constant expression", node)
 
 
     def _unwraps(self, callee: str) -> bool:
@@ -188,7 +189,7 @@ def unary(op: str, c: Const, node: Node) -> Const:
         return Const("num", ~c.x)
     if op == "!" and c.tag == "bool":
         return Const("bool", not c.x)
-    raise Unevaluable(f"cannot apply `{op}` in `{fold(node.text)}`", node)
+    raise Unevaluable(f"cannot apply `{op}` in `{quote(node.text)}`", node)
 
 
 COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
@@ -206,29 +207,29 @@ def binary(op: str, a: Const, b: Const, node: Node) -> Const:
         return Const("str", str(a.x) + str(b.x))
     if a.tag in ("num", "dur") and b.tag in ("num", "dur"):
         return _checked(_arith(op, a, b, node), node)
-    raise Unevaluable(f"cannot apply `{op}` to {a.tag} and {b.tag} in `{fold(node.text)}`", node)
+    raise Unevaluable(f"cannot apply `{op}` to {a.tag} and {b.tag} in `{quote(node.text)}`", node)
 
 
 def _arith(op: str, a: Const, b: Const, node: Node) -> Const:
     tag = "dur" if "dur" in (a.tag, b.tag) else "num"
     if op == "/" and a.tag == "num" and b.tag == "dur":
-        raise Unevaluable(f"a number divided by a duration in `{fold(node.text)}`", node)
+        raise Unevaluable(f"a number divided by a duration in `{quote(node.text)}`", node)
     if op == "/" and a.tag == b.tag == "dur":
         tag = "num"
     x, y = _numeric(a, node), _numeric(b, node)
     if op in ("+", "-", "*"):
         return Const(tag, x + y if op == "+" else x - y if op == "-" else x * y)
     if op in ("/", "%") and y == 0:
-        raise Unevaluable(f"division by zero in `{fold(node.text)}`", node)
+        raise Unevaluable(f"division by zero in `{quote(node.text)}`", node)
     if op == "/":
         if isinstance(x, int) and isinstance(y, int):
             return Const(tag, _quotient(x, y))
         return Const(tag, x / y)
     if op in INT_OPS and isinstance(x, int) and isinstance(y, int):
         if op in ("<<", ">>") and not 0 <= y <= 512:
-            raise Unevaluable(f"shift count out of range in `{fold(node.text)}`", node)
+            raise Unevaluable(f"shift count out of range in `{quote(node.text)}`", node)
         return Const(tag, INT_OPS[op](x, y))
-    raise Unevaluable(f"cannot apply `{op}` in `{fold(node.text)}`", node)
+    raise Unevaluable(f"cannot apply `{op}` in `{quote(node.text)}`", node)
 
 
 def _quotient(a: int, b: int) -> int:
@@ -241,19 +242,19 @@ def _checked(c: Const, node: Node) -> Const:
     x = c.x
     if isinstance(x, float):
         if x != x or x in (float("inf"), float("-inf")):
-            raise Unevaluable(f"`{fold(node.text)}` overflows", node)
+            raise Unevaluable(f"`{quote(node.text)}` overflows", node)
         if c.tag == "dur" and x.is_integer():
             return Const("dur", int(x))
     elif isinstance(x, int) and abs(x) > MAX_INT:
-        raise Unevaluable(f"`{fold(node.text)}` overflows", node)
+        raise Unevaluable(f"`{quote(node.text)}` overflows", node)
     return c
 
 
 def _numeric(c: Const, node: Node) -> int | float:
     if c.tag not in ("num", "dur"):
-        raise Unevaluable(f"`{fold(node.text)}` converts a {c.tag} to a number", node)
+        raise Unevaluable(f"`{quote(node.text)}` converts a {c.tag} to a number", node)
     if isinstance(c.x, bool) or not isinstance(c.x, (int, float)):
-        raise Unevaluable(f"`{fold(node.text)}` is not a number", node)
+        raise Unevaluable(f"`{quote(node.text)}` is not a number", node)
     return c.x
 
 
@@ -261,7 +262,7 @@ def _integral(c: Const, node: Node) -> int:
     x = _numeric(c, node)
     if isinstance(x, float):
         if not x.is_integer():
-            raise Unevaluable(f"`{fold(node.text)}` truncates a fraction", node)
+            raise Unevaluable(f"`{quote(node.text)}` truncates a fraction", node)
         return int(x)
     return x
 
@@ -365,6 +366,12 @@ def fold(text: bytes | None) -> str:
     return " ".join((text or b"").decode("utf-8", errors="replace").split())
 
 
+def quote(text: bytes | None, limit: int = 80) -> str:
+    """``fold``ed source text cut to ``limit`` characters, for a message."""
+    written = fold(text[:limit * 4] if text is not None else None)
+    return written if len(written) <= limit else written[:limit - 3].rstrip() + "..."
+
+
 def _text(node: Node | None) -> str:
     return (node.text or b"").decode("utf-8", errors="replace") if node is not None else ""
 
@@ -372,12 +379,12 @@ def _text(node: Node | None) -> str:
 def _field(node: Node, name: str) -> Node:
     child = node.child_by_field_name(name)
     if child is None:
-        raise Unevaluable(f"`{fold(node.text)}` is incomplete", node)
+        raise Unevaluable(f"`{quote(node.text)}` is incomplete", node)
     return child
 
 
 def _inner(node: Node) -> Node:
     inner = named(node)
     if len(inner) != 1:
-        raise Unevaluable(f"`{fold(node.text)}` is not a constant expression", node)
+        raise Unevaluable(f"`{quote(node.text)}` is not a constant expression", node)
     return inner[0]

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 from tree_sitter import Node
 
-from driftguard.model import FactNotFound, Location, Value
-from driftguard.sources.go.evaluate import Unevaluable, fold
+from driftguard.model import FactNotFound, Location, ParseError, Value
+from driftguard.sources.go.evaluate import Unevaluable, quote
 from driftguard.sources.go.index import Spec, const_specs, nodes_of, top_level
 from driftguard.sources.go.syntax import check_hidden, check_path, mentioning
 
@@ -51,7 +51,10 @@ def value_of(tree: GoTree, node: Node, what: str, iota: int = 0, shown: str | No
             check_hidden(tree, mentioning((at.text or b"").decode()), [], what)
         inside = node.start_byte <= at.start_byte < node.end_byte
         elsewhere = "" if inside else f" (line {tree.loc(at).line})"
-        raise NoValue(f"{what}: cannot evaluate `{fold(node.text)}`: {exc.message}{elsewhere}",
+        if exc.gave_up:
+            raise ParseError(f"{what}: driftguard gives up on `{quote(node.text)}`: {exc.message}{elsewhere}",
+                             tree.loc(at if inside else node)) from None
+        raise NoValue(f"{what}: cannot evaluate `{quote(node.text)}`: {exc.message}{elsewhere}",
                       tree.loc(at if inside else node), exc.message + elsewhere) from None
     check_path(tree, [b.decl for b in ev.consulted], what)
     return value
@@ -76,5 +79,4 @@ def value_or_note(tree: GoTree, node: Node, what: str, notes: list[str], subject
 
 def short(node: Node, limit: int = 60) -> str:
     """``node``'s folded source text, cut to ``limit`` characters."""
-    written = fold(node.text)
-    return written if len(written) <= limit else written[:limit - 3].rstrip() + "..."
+    return quote(node.text, limit)

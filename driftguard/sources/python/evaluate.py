@@ -27,6 +27,10 @@ class EvalError(Exception):
     """An expression that is not a constant this reader can evaluate."""
 
 
+class GaveUp(EvalError):
+    """An expression past a bound of the evaluator: an error of the fact, not a change of shape."""
+
+
 Lookup = Callable[[str], Value]
 """Resolves a (possibly dotted) name to its value, or raises ``EvalError``."""
 
@@ -131,11 +135,11 @@ class Evaluator:
         try:
             result = self._eval(node)
         except RecursionError:
-            raise EvalError("the expression is nested too deeply") from None
+            raise GaveUp("the expression is nested too deeply") from None
         except (ArithmeticError, ValueError) as exc:
-            raise EvalError(f"`{self.source(node)}` cannot be computed: {exc}") from None
+            raise EvalError(f"`{self.quoted(node)}` cannot be computed: {exc}") from None
         if result.kind in (N, D) and not _exact(result) and not math.isfinite(float(result.data)):
-            raise EvalError(f"`{self.source(node)}` is not a finite number")
+            raise EvalError(f"`{self.quoted(node)}` is not a finite number")
         if dotted_name(node) is not None:
             return result  # a named constant keeps its own spelling
         if isinstance(node, cst.SimpleString):
@@ -144,6 +148,11 @@ class Evaluator:
 
     def source(self, node: cst.CSTNode) -> str:
         return fold(self.module.code_for_node(node))
+
+    def quoted(self, node: cst.CSTNode, limit: int = 80) -> str:
+        """``source`` cut to ``limit`` characters, for a message."""
+        written = self.source(node)
+        return written if len(written) <= limit else written[:limit - 3].rstrip() + "..."
 
     def _eval(self, node: cst.BaseExpression) -> Value:
         if isinstance(node, cst.Integer):
@@ -165,49 +174,49 @@ class Evaluator:
             return self._binary(node)
         if isinstance(node, cst.Call):
             return self._call(node)
-        raise EvalError(f"`{self.source(node)}` is not a constant expression")
+        raise EvalError(f"`{self.quoted(node)}` is not a constant expression")
 
     def _string(self, node: cst.SimpleString | cst.ConcatenatedString) -> Value:
         data = node.evaluated_value
         if not isinstance(data, str):
             what = "an f-string" if data is None else "a bytes literal"
-            raise EvalError(f"`{self.source(node)}` is {what}")
+            raise EvalError(f"`{self.quoted(node)}` is {what}")
         return Value.string(data)
 
     def _unary(self, node: cst.UnaryOperation) -> Value:
         operand = self._eval(node.expression)
         if operand.kind not in (N, D) or not isinstance(node.operator, (cst.Minus, cst.Plus)):
-            raise EvalError(f"`{self.source(node)}` is not a constant expression")
+            raise EvalError(f"`{self.quoted(node)}` is not a constant expression")
         sign = -1 if isinstance(node.operator, cst.Minus) else 1
         return Value(operand.kind, sign * _amount(operand))
 
     def _binary(self, node: cst.BinaryOperation) -> Value:
         symbol, apply = _OPERATORS.get(type(node.operator), ("", None))
         if apply is None:
-            raise EvalError(f"`{self.source(node)}`: operator not supported")
+            raise EvalError(f"`{self.quoted(node)}`: operator not supported")
         left, right = self._eval(node.left), self._eval(node.right)
         kind = _RESULT_KIND.get((left.kind, symbol, right.kind))
         if kind is None:
             raise EvalError(
-                f"`{self.source(node)}`: cannot apply {symbol} to a {left.kind.value} "
+                f"`{self.quoted(node)}`: cannot apply {symbol} to a {left.kind.value} "
                 f"and a {right.kind.value}"
             )
         if kind is S:
             return Value.string(str(left.data) + str(right.data))
         if symbol == "**" and abs(float(right.data)) > 1024:
-            raise EvalError(f"`{self.source(node)}`: exponent too large")
+            raise EvalError(f"`{self.quoted(node)}`: exponent too large")
         exact = kind is N and _exact(left) and _exact(right) and symbol != "/"
         if symbol in _BITWISE and not exact:
-            raise EvalError(f"`{self.source(node)}`: {symbol} takes integers")
+            raise EvalError(f"`{self.quoted(node)}`: {symbol} takes integers")
         if symbol == "<<" and _amount(right) > 4096:
-            raise EvalError(f"`{self.source(node)}`: the result is too large")
+            raise EvalError(f"`{self.quoted(node)}`: the result is too large")
         if exact and symbol == "**" and _amount(right) < 0:
             exact = False
         if exact and symbol == "**" and _bits(left, right) > 4096:
-            raise EvalError(f"`{self.source(node)}`: the result is too large")
+            raise EvalError(f"`{self.quoted(node)}`: the result is too large")
         result = apply(_amount(left), _amount(right)) if exact else apply(float(left.data), float(right.data))
         if isinstance(result, complex):
-            raise EvalError(f"`{self.source(node)}` is not a real number")
+            raise EvalError(f"`{self.quoted(node)}` is not a real number")
         if kind is D and symbol == "//" and right.kind is N:
             result = math.floor(float(left.data) * 1e6 / float(right.data)) / 1e6
         return Value(kind, result if exact else float(result))
@@ -223,7 +232,7 @@ class Evaluator:
             return self._convert(callee, node)
         if single and callee is not None and names_callee(self.unwrap, callee):
             return self._eval(node.args[0].value)
-        raise EvalError(f"`{self.source(node)}` is a call, not a constant expression")
+        raise EvalError(f"`{self.quoted(node)}` is a call, not a constant expression")
 
     def _env_default(self, node: cst.Call) -> cst.BaseExpression:
         """The default of ``os.getenv(NAME, DEFAULT)``: the value when NAME is unset."""
@@ -231,7 +240,7 @@ class Evaluator:
         named = [a for a in node.args if a.keyword is not None and a.keyword.value == "default"]
         found = (positional[1:2] or named)[:1]
         if not found or dotted_name(found[0].value) == "None":
-            raise EvalError(f"`{self.source(node)}` has no default: its value comes from the environment")
+            raise EvalError(f"`{self.quoted(node)}` has no default: its value comes from the environment")
         return found[0].value
 
     def _convert(self, name: str, node: cst.Call) -> Value:
@@ -239,10 +248,10 @@ class Evaluator:
         inner = self._eval(node.args[0].value)
         kinds, kind, apply = _CONVERSIONS[name]
         if inner.kind not in kinds:
-            raise EvalError(f"`{self.source(node)}`: {name}() of a {inner.kind.value} is not supported")
+            raise EvalError(f"`{self.quoted(node)}`: {name}() of a {inner.kind.value} is not supported")
         data = apply(inner.data)
         if isinstance(data, float) and not math.isfinite(data):
-            raise EvalError(f"`{self.source(node)}` is not a finite number")
+            raise EvalError(f"`{self.quoted(node)}` is not a finite number")
         return Value.string(data) if kind is S else Value(kind, data)
 
     def _timedelta(self, node: cst.Call) -> Value:
@@ -251,11 +260,11 @@ class Evaluator:
         for arg in node.args:
             unit = next(positional, None) if arg.keyword is None else arg.keyword.value
             if arg.star or unit not in _MICROSECONDS or unit in seen:
-                raise EvalError(f"`{self.source(node)}`: unsupported timedelta argument")
+                raise EvalError(f"`{self.quoted(node)}`: unsupported timedelta argument")
             seen.add(unit)
             amount = self._eval(arg.value)
             if amount.kind is not N:
-                raise EvalError(f"`{self.source(node)}`: timedelta takes numbers")
+                raise EvalError(f"`{self.quoted(node)}`: timedelta takes numbers")
             total += float(amount.data) * _MICROSECONDS[unit]
         return Value(D, total / 1e6)
 

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 
 import libcst as cst
 
-from driftguard.model import AmbiguousFact, FactNotFound, Location, Value
-from driftguard.sources.python.evaluate import EvalError, block_statements, nested_blocks
+from driftguard.model import AmbiguousFact, FactNotFound, Location, ParseError, Value
+from driftguard.sources.python.evaluate import EvalError, GaveUp, block_statements, nested_blocks
 from driftguard.sources.python.scopes import Binding, bindings
 from driftguard.sources.python.tree import PyTree
 
@@ -20,6 +20,8 @@ def evaluate_binding(tree: PyTree, binding: Binding, klass: cst.ClassDef | None,
         if binding.value is None:
             raise EvalError("it is not a plain assignment")
         return tree.names.evaluate(binding.value, klass)
+    except GaveUp as exc:
+        raise ParseError(f"driftguard gives up on {where}: {exc}", Location(tree.path)) from None
     except EvalError as exc:
         raise FactNotFound(f"{where} cannot be evaluated: {exc}", Location(tree.path)) from None
 

@@ -26,8 +26,8 @@ from __future__ import annotations
 import libcst as cst
 
 from driftguard.config.specs import Default
-from driftguard.model import FactNotFound, Item, Location
-from driftguard.sources.python.evaluate import EvalError, dotted_name, last_name
+from driftguard.model import FactNotFound, Item, Location, ParseError
+from driftguard.sources.python.evaluate import EvalError, GaveUp, dotted_name, last_name
 from driftguard.sources.python.fields import record_fields
 from driftguard.sources.python.lookups import ambiguous
 from driftguard.sources.python.tree import PyTree
@@ -39,6 +39,8 @@ def default(tree: PyTree, sel: Default) -> list[Item]:
     node, klass, where = default_node(tree, sel)
     try:
         value = tree.names.evaluate(node, klass)
+    except GaveUp as exc:
+        raise ParseError(f"driftguard gives up on {where}: {exc}", tree.location(node)) from None
     except EvalError as exc:
         why = _why(tree, node, klass, exc)
         raise FactNotFound(f"{where} cannot be evaluated: {why}", tree.location(node)) from None

@@ -2,21 +2,23 @@
 
 ``derived`` and ``variants`` reshape a value already there (``DG104`` ->
 ``DG999``, ``9999`` -> ``9998``, ``1h30m`` -> ``1h31m``, ``true`` -> ``false``);
-``examples`` walks the parse tree of a user regex (or of one of its groups) and
-writes a few strings it could match (``(fast|slow)`` -> ``fast``, ``slow``;
-``[1-5]\\d\\d`` -> ``100``, ``109``...). They only propose: every mutator
-checks a candidate against the real regex in the real file before it writes it.
+``examples`` parses a user regex itself (or one of its groups) and writes a few
+strings it could match (``(fast|slow)`` -> ``fast``, ``slow``; ``[1-5]\\d\\d`` ->
+``100``, ``109``...). They only propose: every mutator checks a candidate against
+the real regex in the real file before it writes it.
+
+The pattern is read by ``regex_syntax`` (literals, classes, groups, alternation,
+quantifiers, anchors and lookarounds); where it stops, or where a sample would
+have to pass through a backreference or a conditional, ``examples`` proposes
+nothing.
 """
 
 from __future__ import annotations
 
-import importlib
 import re
-import sys
-from collections.abc import Iterable
-from typing import Any
 
 from driftguard.sources.mutation import SELFTEST
+from driftguard.sources.text import regex_syntax as rx
 
 CANDIDATES = (SELFTEST, SELFTEST.upper(), "driftguardselftest", "DriftguardSelftest", "driftguard-selftest",
               "driftguard.selftest", "9999")
@@ -25,14 +27,9 @@ CANDIDATES = (SELFTEST, SELFTEST.upper(), "driftguardselftest", "DriftguardSelft
 LIMIT = 64
 """At most this many strings per regex node, and per ``examples`` answer."""
 
-_SRE = importlib.import_module("re._parser" if sys.version_info >= (3, 11) else "sre_parse")
 _POOL = "azAZ09_-.x"
 """Characters tried for ``.`` and negated classes."""
 _SWAPS = (("true", "false"), ("yes", "no"), ("on", "off"), ("enabled", "disabled"), ("enable", "disable"))
-
-
-class _Unsupported(Exception):
-    pass
 
 
 def derived(values: list[str]) -> list[str]:
@@ -76,114 +73,69 @@ def examples(pattern: str, group: int | None = None) -> list[str]:
     when the regex uses what this walk does not follow (backreferences, conditionals,
     syntax only the ``regex`` library reads)."""
     try:
-        tree: Any = _SRE.parse(pattern)
-        nodes = list(tree) if group is None else _group(list(tree), group)
-        if nodes is None:
-            return []
-        return [s for s in dict.fromkeys(_sequence(nodes)) if s][:LIMIT]
-    except Exception:  # _Unsupported, or syntax only the regex library reads, which re's parser rejects
+        nodes = rx.parse(pattern)
+        chosen = nodes if group is None else rx.group(nodes, group)
+        return [] if chosen is None else [s for s in dict.fromkeys(_sequence(chosen)) if s][:LIMIT]
+    except (rx.Unsupported, RecursionError):  # what the parser does not read, or nesting too deep for it
         return []
 
 
-def _group(nodes: list[Any], number: int) -> list[Any] | None:
-    """The sub-pattern of capture group ``number``, searched at any depth."""
-    for op, av in nodes:
-        if str(op) == "SUBPATTERN" and av[0] == number:
-            return list(av[3])
-        for child in _children(str(op), av):
-            found = _group(child, number)
-            if found is not None:
-                return found
-    return None
-
-
-def _children(op: str, av: Any) -> list[list[Any]]:
-    if op == "SUBPATTERN":
-        return [list(av[3])]
-    if op == "BRANCH":
-        return [list(b) for b in av[1]]
-    if op in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
-        return [list(av[2])]
-    if op in ("ASSERT", "ASSERT_NOT"):
-        return [list(av[1])]
-    if op == "ATOMIC_GROUP":
-        return [list(av)]
-    if op == "GROUPREF_EXISTS":
-        return [list(b) for b in av[1:] if b is not None]
-    return []
-
-
-def _sequence(nodes: Iterable[Any]) -> list[str]:
+def _sequence(nodes: tuple[rx.Node, ...]) -> list[str]:
     out = [""]
-    for op, av in nodes:
-        choices = _node(str(op), av)
+    for node in nodes:
+        choices = _node(node)
         out = [a + b for a in out for b in choices][:LIMIT]
     return out
 
 
-def _node(op: str, av: Any) -> list[str]:
-    if op == "LITERAL":
-        return [chr(av)]
-    if op == "NOT_LITERAL":
-        return [c for c in _POOL if ord(c) != av][:3]
-    if op == "ANY":
+def _node(node: rx.Node) -> list[str]:
+    if isinstance(node, rx.Literal):
+        return [node.char]
+    if isinstance(node, rx.Dot):
         return ["x", "9"]
-    if op == "IN":
-        return _charset(list(av))
-    if op == "CATEGORY":
-        return _charset([("CATEGORY", av)])
-    if op == "BRANCH":
-        return [s for branch in av[1] for s in _sequence(branch)][:LIMIT]
-    if op in ("SUBPATTERN", "ATOMIC_GROUP"):
-        return _sequence(av[3] if op == "SUBPATTERN" else av)
-    if op in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
-        low, high, item = int(av[0]), int(av[1]), av[2]
-        counts = [n for n in dict.fromkeys((low, low + 1, low + 2, max(low, 1))) if n <= high]
-        subs = _sequence(item)[:4]
+    if isinstance(node, rx.Class):
+        return _charset(node)
+    if isinstance(node, rx.Either):
+        return [s for branch in node.branches for s in _sequence(branch)][:LIMIT]
+    if isinstance(node, rx.Group):
+        return _sequence(node.body)
+    if isinstance(node, rx.Repeat):
+        low = node.low
+        counts = [n for n in dict.fromkeys((low, low + 1, low + 2, max(low, 1))) if n <= node.high]
+        subs = _sequence(node.item)[:4]
         return [s * n for n in counts for s in subs][:LIMIT]
-    if op in ("AT", "ASSERT", "ASSERT_NOT"):
+    if isinstance(node, (rx.Anchor, rx.Look)):
         return [""]  # anchors and lookarounds consume nothing; the real match decides
-    raise _Unsupported(op)
+    raise rx.Unsupported(node.what)  # a backreference or a conditional
 
 
-def _charset(items: list[Any]) -> list[str]:
-    """Characters a class matches: its literals, the ends and next-to-ends of its ranges."""
-    if items and str(items[0][0]) == "NEGATE":
-        return [c for c in _POOL if not _member(c, items[1:])][:3]
+def _charset(node: rx.Class) -> list[str]:
+    """Characters a class matches: its characters, the ends and next-to-ends of its ranges."""
+    if node.negated:
+        return [c for c in _POOL if not _member(c, node.members)][:3]
     out: list[str] = []
-    for op, av in items:
-        name = str(op)
-        if name == "LITERAL":
-            out.append(chr(av))
-        elif name == "RANGE":
-            low, high = av
-            out += [chr(low), chr(high), chr(min(low + 1, high))]
-        elif name == "CATEGORY":
-            out += _CATEGORIES.get(str(av), [])
+    for member in node.members:
+        if isinstance(member, rx.Range):
+            out += [member.low, member.high, chr(min(ord(member.low) + 1, ord(member.high)))]
+        elif isinstance(member, rx.Category):
+            out += _CATEGORIES[member.letter]
         else:
-            raise _Unsupported(name)
+            out.append(member)
     return list(dict.fromkeys(out))
 
 
-_CATEGORIES = {
-    "CATEGORY_DIGIT": ["1", "9", "0"],
-    "CATEGORY_NOT_DIGIT": ["a", "Z"],
-    "CATEGORY_WORD": ["a", "Z", "9", "_"],
-    "CATEGORY_NOT_WORD": ["-", "."],
-    "CATEGORY_SPACE": [" "],
-    "CATEGORY_NOT_SPACE": ["a", "9"],
-}
-_CLASSES = {"CATEGORY_DIGIT": r"\d", "CATEGORY_NOT_DIGIT": r"\D", "CATEGORY_WORD": r"\w",
-            "CATEGORY_NOT_WORD": r"\W", "CATEGORY_SPACE": r"\s", "CATEGORY_NOT_SPACE": r"\S"}
+_CATEGORIES = {"d": ["1", "9", "0"], "D": ["a", "Z"], "w": ["a", "Z", "9", "_"], "W": ["-", "."], "s": [" "],
+               "S": ["a", "9"]}
 
 
-def _member(char: str, items: list[Any]) -> bool:
-    for op, av in items:
-        name = str(op)
-        if name == "LITERAL" and ord(char) == av:
-            return True
-        if name == "RANGE" and av[0] <= ord(char) <= av[1]:
-            return True
-        if name == "CATEGORY" and re.fullmatch(_CLASSES.get(str(av), r"(?!)"), char):
+def _member(char: str, members: tuple[str | rx.Range | rx.Category, ...]) -> bool:
+    for member in members:
+        if isinstance(member, rx.Range):
+            if member.low <= char <= member.high:
+                return True
+        elif isinstance(member, rx.Category):
+            if re.fullmatch("\\" + member.letter, char):
+                return True
+        elif member == char:
             return True
     return False

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
-from driftguard.model import Value
+from driftguard.model import ParseError, Value
 from driftguard.sources.typescript.jsops import (
     Js,
     JsError,
@@ -90,7 +90,8 @@ class Evaluator:
 
     def eval(self, node: Node) -> Js:
         if self._depth > MAX_DEPTH:
-            raise Unevaluable("the expression is nested too deeply", node)
+            raise ParseError(f"driftguard gives up on `{short(node)}`: the expression is nested more than "
+                             f"{MAX_DEPTH} deep", self.tree.loc(node))
         self._depth += 1
         try:
             return self._eval(node)
