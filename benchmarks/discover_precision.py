@@ -102,7 +102,8 @@ def rule_atoms(config_path: Path) -> list[tuple[str, bool, set[Atom]]]:
 def constant_of(selector: object, entry: str | None = None) -> str:
     """How a label names the scalar a fact reads: ``NAME`` or ``NAME["key"]`` for a constant,
     ``Client(timeout)`` for a parameter's default, ``--log.level`` or ``$HOME`` for an entry of
-    the flags or the environment, ``call:make@Loop.run`` for a call's argument."""
+    the flags or the environment, ``call:make@Loop.run`` for a call's argument by position,
+    ``call:Timeouts(connect)@`` by keyword."""
     from driftguard.config.specs import Call, Constant, Default, Env, Flags
 
     if isinstance(selector, Constant):
@@ -112,7 +113,8 @@ def constant_of(selector: object, entry: str | None = None) -> str:
     if isinstance(selector, (Flags, Env)) and entry is not None:
         return ("--" if isinstance(selector, Flags) else "$") + entry
     if isinstance(selector, Call):
-        return f"call:{selector.function}@{selector.within or ''}"
+        keyword = f"({selector.arg})" if isinstance(selector.arg, str) else ""
+        return f"call:{selector.function}{keyword}@{selector.within or ''}"
     return repr(selector)
 
 

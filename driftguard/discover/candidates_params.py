@@ -4,10 +4,13 @@ A public function's parameter with a default (``def request(method, url, *,
 timeout=5.0)``), a public class's constructor parameter (``Client(max_redirects=20)``,
 read as ``default: {function: Client, param: max_redirects}``) and a record's field
 with a default (``@dataclass class Limits: max_connections: int = 100``) are each a
-scalar candidate: the default of the option named as the parameter. Values come from
-the reader's ``default`` selector, so the config reads exactly what was seen; a
-default the reader refuses (``None``, an object a call builds, a name imported from
-elsewhere) is no candidate.
+scalar candidate: the default of the option named as the parameter. So is a keyword
+argument of a module-level constructor call (``DEFAULT_LIMITS = Limits(max_connections=100)``,
+read as ``call: {function: Limits, arg: max_connections}``): the object a library passes
+when the caller gives none, whose arguments its documentation states as defaults.
+Values come from the reader's ``default`` and ``call`` selectors, so the config reads
+exactly what was seen; a value the reader refuses (``None``, an object a call builds,
+a name imported from elsewhere, a call the file makes twice) is no candidate.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from driftguard.config.specs import Constant, Default
+from driftguard.config.specs import Call, Constant, Default
 from driftguard.discover.model import CodeScalar
 from driftguard.discover.words import name_stems
 from driftguard.model import DriftguardError, Item, Kind
@@ -33,7 +36,7 @@ def read_defaults(reader: Reader, tree: object, path: str, found: Iterable[tuple
 
 
 def read_options(reader: Reader, tree: object, path: str,
-                 found: Iterable[tuple[str, str, Constant | Default]]) -> list[CodeScalar]:
+                 found: Iterable[tuple[str, str, Constant | Default | Call]]) -> list[CodeScalar]:
     """A scalar per ``(owner, option, selector)`` whose value the reader evaluates to a number,
     a duration, a boolean or a non-empty string: the default of ``option``."""
     out: list[CodeScalar] = []
@@ -75,6 +78,23 @@ def python_params(module: Any) -> Iterator[tuple[str, str]]:
                     if isinstance(small, cst.AnnAssign) and small.value is not None \
                             and isinstance(small.target, cst.Name) and _public(small.target.value):
                         yield name, small.target.value
+
+
+def python_keywords(module: Any) -> Iterator[tuple[str, str, Call]]:
+    """``(class, keyword, call selector)`` of each keyword argument of a module-level
+    ``NAME = Class(keyword=...)``: a constructor (a capitalised callee) called at import time."""
+    import libcst as cst
+
+    for line in module.body:
+        for small in line.body if isinstance(line, cst.SimpleStatementLine) else ():
+            value = small.value if isinstance(small, (cst.Assign, cst.AnnAssign)) else None
+            if not isinstance(value, cst.Call):
+                continue
+            callee = module.code_for_node(value.func)
+            owner = callee.rsplit(".", 1)[-1]
+            if owner[:1].isupper() and callee.replace(".", "").isidentifier():
+                yield from ((owner, a.keyword.value, Call(function=callee, arg=a.keyword.value))
+                            for a in value.args if a.keyword is not None and _public(a.keyword.value))
 
 
 def _defaulted(function: Any) -> list[str]:

@@ -1,8 +1,9 @@
 """Candidate facts of one Python module, read with the engine's own libcst reader.
 
 Enum classes (members' values), ``__str__`` methods, module-level string
-constants grouped by a common name prefix or suffix, dict literals' keys, and
-module-level numbers and ``timedelta``s. As for Go, every value comes from
+constants grouped by a common name prefix or suffix, dict literals' keys,
+module-level numbers and ``timedelta``s, and the defaults of parameters and of the
+keyword arguments a module-level constructor call passes (``candidates_params``). As for Go, every value comes from
 ``python.extract`` with the selector the config will name.
 """
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from driftguard.discover.candidates_params import python_params, read_defaults
+from driftguard.discover.candidates_params import python_keywords, python_params, read_defaults, read_options
 from driftguard.discover.candidates_reach import make_set, reach, reader_of
 from driftguard.discover.groups import affix_groups, members, ordinal_names
 from driftguard.discover.model import CodeScalar, CodeSet, SetSelector, SourceFile
@@ -86,5 +87,7 @@ def scan_python(path: str, text: str) -> SourceFile:
     ordinals = ordinal_names(numbers, groups)
     marked = [replace(s, ordinal=s.name in ordinals) for s in scalars]
     found = reach(tree, path, text, "python", seen)
-    marked += found.scalars + read_defaults(reader_of(path), tree, path, python_params(tree.module))
+    reader = reader_of(path)
+    marked += found.scalars + read_defaults(reader, tree, path, python_params(tree.module))
+    marked += read_options(reader, tree, path, python_keywords(tree.module))
     return SourceFile(path, tuple(sets + found.sets), tuple(marked))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from driftguard import languages
 from driftguard.discover.draft import describe_fact, short_list
-from driftguard.discover.model import Discovery
-from driftguard.discover.parallel import OTHER_LANGUAGES, unread_reason
+from driftguard.discover.model import Discovery, Skipped
+from driftguard.discover.parallel import OTHER_LANGUAGES, file_kind, unread_reason
 
 TOP = 10
 
@@ -65,8 +65,21 @@ def render_summary(discovery: Discovery) -> str:
     if s.history:
         lines.append(f"  left out {len(s.history)} changelogs, release notes and history pages "
                      f"(e.g. {short_list(s.history, 3)}): they record the past; --include GLOB reads one")
+    for tag, refused in sorted(_unreadable(discovery).items()):
+        lines.append(f"  could not read {len(refused)} {_language(tag)} files (e.g. {refused[0].path}: "
+                     f"{refused[0].reason})")
     for skipped in s.skipped[:TOP]:
         lines.append(f"  skipped  {skipped.path}: {skipped.reason}")
     if len(s.skipped) > TOP:
         lines.append(f"  skipped  ... and {len(s.skipped) - TOP} more")
     return "\n".join(lines) + "\n"
+
+
+def _unreadable(discovery: Discovery) -> dict[str, list[Skipped]]:
+    """The files that could not be read, by language (a folder that cannot be listed has none)."""
+    out: dict[str, list[Skipped]] = {}
+    for skipped in discovery.stats.skipped:
+        kind = None if skipped.path.endswith("/") else file_kind(skipped.path.rsplit("/", 1)[-1])
+        if kind is not None:
+            out.setdefault(kind[0], []).append(skipped)
+    return out

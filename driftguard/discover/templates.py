@@ -121,19 +121,16 @@ def _run(template: str, texts: tuple, indices: list[int], claim: QuantityClaim, 
         return []
     read = []
     for i in sorted(indices):
-        m = regex.search(texts[i].text)
-        if m is None:
-            continue
-        if i == claim.sentence:
-            if (m.start("value"), m.end("value")) != (claim.start, claim.end):
-                return []
-        else:
+        for m in regex.finditer(texts[i].text):  # the engine reads every match, so each must agree
+            if i == claim.sentence and (m.start("value"), m.end("value")) == (claim.start, claim.end):
+                read.append((i, m.start("value")))
+                continue
             try:
                 if not parse_quantity(m.group("value")).same(value):
                     return []
             except QuantityError:
                 return []
-        read.append((i, m.start("value")))
+            read.append((i, m.start("value")))
     return read if (claim.sentence, claim.start) in read else []
 
 

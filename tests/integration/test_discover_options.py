@@ -57,6 +57,9 @@ def test_a_flag_table_with_defaults_is_the_map_of_flags_and_its_help_row_is_left
     main = root / "cmd/relayd/main.go"
     main.write_text(main.read_text().replace('Default("15d")', 'Default("30d")'))
     assert [f.kind.kind for f in judge(root).findings] == ["value-mismatch"]
+    (root / "docs/relayd.md").write_text(FLAG_TABLE + "| `--web.max-connections` | Gone. | `512` |\n")
+    assert sorted((f.kind.kind, f.value) for f in judge(root).findings) == [
+        ("missing-in-code", "--web.max-connections"), ("value-mismatch", "15d")]
 
 
 def test_a_flag_with_its_argument_in_the_cell_is_read_by_name(tree) -> None:
@@ -157,3 +160,77 @@ def test_a_default_in_a_bullet_is_scoped_to_the_bullet_its_option_starts(tree) -
     limits = root / "src/limits.py"
     limits.write_text(limits.read_text().replace("5.0", "10.0"))
     assert [(f.rule, f.kind.kind) for f in judge(root).findings] == [("limits-keepalive-expiry", "value-mismatch")]
+
+
+def test_the_keyword_arguments_of_a_default_object_are_the_defaults_its_bullets_state(tree) -> None:
+    root = tree({
+        "src/timeouts.py": "class Timeouts:\n    def __init__(self, *, connect=None, read=None):\n        pass\n\n\n"
+                           "DEFAULT_TIMEOUTS = Timeouts(connect=3.0, read=30.0)\n",
+        "docs/timeouts.md": "# Timeouts\n\n- `connect`, seconds to open a connection. (Default 3)\n"
+                            "- `read`, seconds to wait for a chunk. (Default 30)\n",
+    })
+    _, config = _emit(root)
+    assert [config["facts"][r["fact"]]["call"] for r in config["rules"]] == [
+        {"function": "Timeouts", "arg": "connect"}, {"function": "Timeouts", "arg": "read"}]
+    source = root / "src/timeouts.py"
+    source.write_text(source.read_text().replace("read=30.0", "read=60.0"))
+    assert [(f.rule, f.kind.kind) for f in judge(root).findings] == [("timeouts-read", "value-mismatch")]
+
+
+ENV_GO = ('package main\n\nimport "os"\n\nfunc envOr(k, d string) string {\n\tif v := os.Getenv(k); v != "" {\n'
+          '\t\treturn v\n\t}\n\treturn d\n}\n\nfunc main() {\n\t_ = os.Getenv("APP_TOKEN")\n'
+          '\t_ = envOr("APP_PORT", "8080")\n}\n')
+ENV_TABLE = ("# Environment\n\n| Variable | Default | Meaning |\n| --- | --- | --- |\n| `APP_TOKEN` | | the token |\n"
+             "| `APP_PORT` | `8080` | the port |\n")
+
+
+def test_an_environment_table_against_the_variables_the_code_reads_both_ways(tree) -> None:
+    root = tree({"cmd/app/main.go": ENV_GO, "docs/env.md": ENV_TABLE})
+    _, config = _emit(root)
+    (rule,) = config["rules"]
+    assert config["facts"][rule["fact"]] == {"file": "cmd/app/main.go", "env": {"defaults": True}}
+    assert (rule["table"], rule["column"], rule["direction"]) == ("Variable", "Default", "both")
+    main = root / "cmd/app/main.go"
+    main.write_text(main.read_text().replace('"8080"', '"9090"') + 'func debug() string { return os.Getenv("APP_DEBUG") }\n')
+    (root / "docs/env.md").write_text(ENV_TABLE + "| `APP_LEGACY` | | gone |\n")
+    assert sorted((f.kind.kind, f.value) for f in judge(root).findings) == [
+        ("missing-in-code", "APP_LEGACY"), ("missing-in-doc", "APP_DEBUG"), ("value-mismatch", "8080")]
+
+
+def test_typescript_constants_parameter_defaults_and_unions(tree) -> None:
+    root = tree({
+        "src/constants.ts": "export const DEFAULT_DEV_PORT = 5173\nexport type LogLevel = 'info' | 'warn' | 'error'\n",
+        "src/preview.ts": "export function preview({ port = 4173, strictPort = false } = {}) { return port }\n",
+        "docs/server.md": "# Server\n\nThe dev server listens on port 5173 by default (`DEFAULT_DEV_PORT`).\n\n"
+                          "## logLevel\n\n| Level | Meaning |\n| --- | --- |\n| `info` | all |\n| `warn` | warnings |\n"
+                          "| `error` | errors |\n",
+        "docs/preview.md": "# `preview`\n\n## `port`\n\nDefault: `4173`\n\n## `strictPort`\n\nDefault: `false`\n",
+    })
+    _, config = _emit(root)
+    read = {r["id"]: {k: v for k, v in config["facts"][r["fact"]].items() if k != "file"} for r in config["rules"]}
+    assert read == {"preview-port": {"default": {"function": "preview", "param": "port"}},
+                    "preview-strict-port": {"default": {"function": "preview", "param": "strictPort"}},
+                    "default-dev-port": {"constant": "DEFAULT_DEV_PORT"},
+                    "log-level": {"constants": {"type": "LogLevel"}}}
+    preview = root / "src/preview.ts"
+    preview.write_text(preview.read_text().replace("4173", "4174"))
+    constants = root / "src/constants.ts"
+    constants.write_text(constants.read_text().replace("'error'", "'error' | 'silent'"))
+    assert sorted((f.rule, f.kind.kind) for f in judge(root).findings) == [
+        ("log-level", "missing-in-doc"), ("preview-port", "value-mismatch")]
+
+
+def test_a_records_fields_and_their_defaults_against_a_field_table(tree) -> None:
+    root = tree({
+        "src/pool.py": "from dataclasses import dataclass\n\n\n@dataclass\nclass PoolConfig:\n"
+                       "    max_connections: int = 100\n    keepalive_expiry: float = 5.0\n",
+        "docs/pool.md": "# Pool\n\n| Field | Default | Meaning |\n| --- | --- | --- |\n| `max_connections` | `100` | a |\n"
+                        "| `keepalive_expiry` | `5.0` | b |\n",
+    })
+    _, config = _emit(root)
+    assert sorted(r.get("rows", {}).get("max_connections", r.get("fact")) for r in config["rules"]) == [
+        "pool_config", "pool_config_max_connections"]
+    assert config["facts"]["pool_config"]["fields"] == {"type": "PoolConfig"}
+    pool = root / "src/pool.py"
+    pool.write_text(pool.read_text() + "    retries: int = 3\n")
+    assert [(f.kind.kind, f.value) for f in judge(root).findings] == [("missing-in-doc", "retries")]

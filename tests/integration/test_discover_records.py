@@ -121,6 +121,14 @@ def test_the_summary_names_every_language_it_did_not_read(tree) -> None:
     assert "TypeScript" not in summary.split("\n", 1)[1]  # read now: never listed as skipped
 
 
+def test_the_summary_counts_the_files_of_each_language_it_could_not_read(tree) -> None:
+    root = tree({"fsm/fsm.go": STATES, "fsm/bad.go": b"package fsm\n\xff\xfe", "web/bad.ts": b"\xff",
+                 "docs/x.md": "# X\n\n" + TABLE})
+    summary = render_summary(discover(root, jobs=1))
+    assert "could not read 1 Go files (e.g. fsm/bad.go: not UTF-8)" in summary
+    assert "could not read 1 TypeScript files (e.g. web/bad.ts: not UTF-8)" in summary
+
+
 
 def test_a_third_statement_of_one_constant_in_one_page_waits_for_the_other_pages(tree) -> None:
     """A screenful shows more of the tree: the third rule over the same fact and document
