@@ -258,10 +258,16 @@ def _counted(said: str, after: str) -> str:
         m = _NEXT_WORD.match(after, m.end())
     if m is None or m.group(1).lower() in STOPWORDS or m.group(1).lower() in _NOT_COUNTED:
         return ""
+    noun = _NEXT_WORD.match(after, m.end()) if m.group(1).lower().endswith(_MODIFIERS) else None
+    if noun is not None and noun.group(1).lower() not in STOPWORDS:
+        return stem(noun.group(1))  # "three concurrent activations" counts activations
     return stem(m.group(1))
 
 
 _NOT_COUNTED = frozenset({"time", "times"})
+_MODIFIERS = ("ed", "ent", "ant", "ive", "ing", "ous", "ble")
+"""Endings of a word that modifies the noun after it ("monitored", "concurrent", "consecutive",
+"pending"): the number counts that noun."""
 _TIMES = re.compile(r"\btimes$", re.IGNORECASE)
 ATTEMPT = stem("attempt")
 

@@ -81,7 +81,7 @@ def score(claim: QuantityClaim, fact: CodeScalar) -> tuple[float, tuple[str, ...
     if counts_it and not implied:
         evidence += 0.5  # "two blocks" for maxLookGateBlocks: the number counts what the name names
     confidence = (1 - (1 - prior(claim.value)) * 0.45 ** evidence) * (0.5 + 0.5 * min(coverage, 1.0))
-    if counts_it is False and not set(content) & _lead(claim):
+    if counts_it is False and not set(content) & _leading_word(claim):
         confidence *= 0.6  # "three phases" is not a count of what maxIdenticalToolCalls names
     if typed:
         confidence = max(confidence, 0.8)
@@ -94,6 +94,17 @@ def _lead(claim: QuantityClaim, words: int = 3) -> frozenset[str]:
     """The stems of the few words right before the quantity ("burst up to" in "burst up to 20
     requests"): a word of the name there says what the number is, whatever noun follows."""
     return text_stems(" ".join(claim.text[:claim.start].split()[-words:]))
+
+
+def _leading_word(claim: QuantityClaim) -> frozenset[str]:
+    """The stems of the word the number is said of when it counts something else: the last word
+    before it past function words ("burst" in "burst up to 20 requests"; "counts", not "node",
+    in "monitored node-by-node counts as 3 systems")."""
+    for token in reversed(claim.text[:claim.start].split()):
+        stems = frozenset(s for s in text_stems(token) if len(s) > 2)
+        if stems:
+            return stems
+    return frozenset()
 
 
 def _labels(claim: QuantityClaim, fact: CodeScalar) -> bool:

@@ -43,3 +43,17 @@ def test_of_two_equal_quantities_the_one_beside_the_constants_words_binds(tree) 
                      "grace period applies before purge.\n",
     })
     assert bound == [("trashGracePeriod", "a separate {value}")]
+
+
+def test_a_number_counting_a_noun_the_name_lacks_binds_only_where_the_name_leads_to_it(tree) -> None:
+    """"three concurrent activations" counts activations, not investigations; in "monitored
+    node-by-node counts as 3 monitored systems" the number is said of "counts", not of a node."""
+    bound = _bound(tree, {
+        "c/c.go": "package c\n\nconst maxConcurrentInvestigations = 3\nconst dockerNodeFailureThreshold = 3\n",
+        "docs/c.md": "# Plans\n\nThe subscription permits three concurrent activations inside that environment.\n\n"
+                     "A 3-node cluster monitored node-by-node counts as 3 monitored systems.\n\n"
+                     "At most three concurrent investigations run at once.\n\n"
+                     "A docker node is marked failed after 3 failures in a row (the node failure threshold).\n",
+    })
+    assert sorted(bound) == [("dockerNodeFailureThreshold", "failed after {value}"),
+                             ("maxConcurrentInvestigations", "At most {value}")]
