@@ -34,7 +34,7 @@ from driftguard.discover.templates import candidates
 from driftguard.discover.words import identifier_words, stem
 from driftguard.judging.engine import Engine
 from driftguard.model import ConfigError, Status
-from tests.helpers import judge, run_cli
+from tests.helpers import edit, judge, run_cli
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "tests" / "fixtures"
@@ -183,10 +183,10 @@ def test_pulse_rules_catch_drift(pulse: Path) -> None:
     """The proposed rules are real guards: a fifth state and a changed threshold fail them."""
     emit(pulse)
     fsm = pulse / "internal/ai/chat/fsm.go"
-    fsm.write_text(fsm.read_text().replace('StateVerifying SessionState = "VERIFYING"',
-                                           'StateVerifying SessionState = "VERIFYING"\n\tStateDone SessionState = "DONE"'))
+    edit(fsm, 'StateVerifying SessionState = "VERIFYING"',
+         'StateVerifying SessionState = "VERIFYING"\n\tStateDone SessionState = "DONE"')
     signals = pulse / SIGNALS
-    signals.write_text(signals.read_text().replace("= 75.0", "= 80.0", 1))
+    edit(signals, "= 75.0", "= 80.0")
     result = judge(pulse)
     values = {(f.doc.path if f.doc else None, f.value) for f in result.findings}
     assert (SAFETY, "DONE") in values
@@ -368,7 +368,7 @@ def test_summary_reports_counts_overlap_and_missing(pulse: Path) -> None:
 def test_drifted_table_is_a_near_miss_not_a_rule(pulse: Path) -> None:
     """A table that already disagrees with its code cannot be a passing rule: it is reported."""
     safety = pulse / SAFETY
-    safety.write_text(safety.read_text().replace("| `WRITING` |", "| `WRITTEN` |"))
+    edit(safety, "| `WRITING` |", "| `WRITTEN` |")
     found = discover(pulse)
     assert not any(isinstance(p.claim, TableClaim) and p.claim.table == "State" for p in found.proposals)
     miss = next(m for m in found.near_misses if m.claim.table and m.claim.table.title == "State")
@@ -476,7 +476,7 @@ def test_rows_and_phrase_round_trip_through_the_engine(tree) -> None:
     assert judge(root).ok
     # and the rule fails when the document drifts
     doc = root / "docs/jobs.md"
-    doc.write_text(doc.read_text().replace("five times", "six times"))
+    edit(doc, "five times", "six times")
     result = judge(root)
     assert [f.kind.kind for f in result.findings] == ["value-mismatch"]
 

@@ -11,7 +11,7 @@ import yaml
 
 from driftguard.discover import discover, render_config
 from driftguard.model import Status
-from tests.helpers import judge
+from tests.helpers import edit, judge
 
 KINGPIN = '''package main
 
@@ -55,7 +55,7 @@ def test_a_flag_table_with_defaults_is_the_map_of_flags_and_its_help_row_is_left
     assert config["facts"][rule["fact"]] == {"file": "cmd/relayd/main.go", "flags": {"defaults": True}}
     assert judge(root).rules[0].status is Status.PASS
     main = root / "cmd/relayd/main.go"
-    main.write_text(main.read_text().replace('Default("15d")', 'Default("30d")'))
+    edit(main, 'Default("15d")', 'Default("30d")')
     assert [f.kind.kind for f in judge(root).findings] == ["value-mismatch"]
     (root / "docs/relayd.md").write_text(FLAG_TABLE + "| `--web.max-connections` | Gone. | `512` |\n")
     assert sorted((f.kind.kind, f.value) for f in judge(root).findings) == [
@@ -158,7 +158,7 @@ def test_a_default_in_a_bullet_is_scoped_to_the_bullet_its_option_starts(tree) -
         ({"item": "`max_connections`"}, "Default {value}"), ({"item": "`keepalive_expiry`"}, "Default {value}")]
     assert found.proposals[1].basis.startswith("the bullet `keepalive_expiry` names the option keepalive_expiry")
     limits = root / "src/limits.py"
-    limits.write_text(limits.read_text().replace("5.0", "10.0"))
+    edit(limits, "5.0", "10.0")
     assert [(f.rule, f.kind.kind) for f in judge(root).findings] == [("limits-keepalive-expiry", "value-mismatch")]
 
 
@@ -173,7 +173,7 @@ def test_the_keyword_arguments_of_a_default_object_are_the_defaults_its_bullets_
     assert [config["facts"][r["fact"]]["call"] for r in config["rules"]] == [
         {"function": "Timeouts", "arg": "connect"}, {"function": "Timeouts", "arg": "read"}]
     source = root / "src/timeouts.py"
-    source.write_text(source.read_text().replace("read=30.0", "read=60.0"))
+    edit(source, "read=30.0", "read=60.0")
     assert [(f.rule, f.kind.kind) for f in judge(root).findings] == [("timeouts-read", "value-mismatch")]
 
 
@@ -191,7 +191,8 @@ def test_an_environment_table_against_the_variables_the_code_reads_both_ways(tre
     assert config["facts"][rule["fact"]] == {"file": "cmd/app/main.go", "env": {"defaults": True}}
     assert (rule["table"], rule["column"], rule["direction"]) == ("Variable", "Default", "both")
     main = root / "cmd/app/main.go"
-    main.write_text(main.read_text().replace('"8080"', '"9090"') + 'func debug() string { return os.Getenv("APP_DEBUG") }\n')
+    edit(main, '"8080"', '"9090"')
+    edit(main, "return d\n}\n", 'return d\n}\n\nfunc debug() string { return os.Getenv("APP_DEBUG") }\n')
     (root / "docs/env.md").write_text(ENV_TABLE + "| `APP_LEGACY` | | gone |\n")
     assert sorted((f.kind.kind, f.value) for f in judge(root).findings) == [
         ("missing-in-code", "APP_LEGACY"), ("missing-in-doc", "APP_DEBUG"), ("value-mismatch", "8080")]
@@ -213,9 +214,9 @@ def test_typescript_constants_parameter_defaults_and_unions(tree) -> None:
                     "default-dev-port": {"constant": "DEFAULT_DEV_PORT"},
                     "log-level": {"constants": {"type": "LogLevel"}}}
     preview = root / "src/preview.ts"
-    preview.write_text(preview.read_text().replace("4173", "4174"))
+    edit(preview, "4173", "4174")
     constants = root / "src/constants.ts"
-    constants.write_text(constants.read_text().replace("'error'", "'error' | 'silent'"))
+    edit(constants, "'error'", "'error' | 'silent'")
     assert sorted((f.rule, f.kind.kind) for f in judge(root).findings) == [
         ("log-level", "missing-in-doc"), ("preview-port", "value-mismatch")]
 

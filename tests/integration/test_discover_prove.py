@@ -12,7 +12,7 @@ from driftguard.config.loader import load_config
 from driftguard.discover import LIMIT, discover, render_config
 from driftguard.discover.prove import prove
 from driftguard.selftest import run_selftest
-from tests.helpers import judge, run_cli
+from tests.helpers import edit, judge, run_cli
 
 ERRORS_GO = 'package e\n\nconst (\n\tErrNotFound = "not_found"\n\tErrBadInput = "bad_input"\n\tErrTimeout = "timed_out"\n)\n'
 ERRORS_DOC = ("# Errors\n\n## Codes\n\nA lookup answers `not_found`, a parse `bad_input`, a slow upstream "
@@ -107,7 +107,7 @@ def test_every_emitted_rule_passes_and_catches_a_new_document_value(tree) -> Non
     (root / "driftguard.yaml").write_text(render_config(discover(root)), encoding="utf-8")
     assert judge(root).ok
     doc = root / "docs/errors.md"
-    doc.write_text(doc.read_text().replace("`timed_out`.", "`timed_out` or `rate_limited`."))
+    edit(doc, "`timed_out`.", "`timed_out` or `rate_limited`.")
     findings = judge(root).findings
     assert [(f.kind.kind, f.value) for f in findings] == [("missing-in-code", "rate_limited")]
     assert re.search(r"rate_limited", findings[0].message)
