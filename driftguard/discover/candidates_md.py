@@ -27,7 +27,8 @@ from driftguard.discover.claims_options import (
     stated_defaults,
 )
 from driftguard.discover.model import DocFile, QuantityClaim, SectionSpan, SentenceText, SetClaim, TableRef
-from driftguard.discover.words import STOPWORDS, compound_stems, identifiers_in, stem, text_stems
+from driftguard.discover.numbers import counted_noun, says_no_amount
+from driftguard.discover.words import compound_stems, identifiers_in, stem, text_stems
 from driftguard.documents.claims import read_claim
 from driftguard.documents.formats import read_document
 from driftguard.documents.model import Cell, Document, Section, Table, fold_key
@@ -39,14 +40,9 @@ FLAG_CELL = r"^`?--?(?!h\b|help\b)([A-Za-z][\w.-]*)"
 """What a table's ``--flag`` cell names: the flag without its dashes (``--log.level <lvl>``: ``log.level``);
 the row of the CLI library's own ``-h, --help`` is no flag the program defines."""
 _SOURCE_PATH = re.compile(r"[\w./-]+(?:" + "|".join(re.escape(e) for e in languages.extensions()) + ")")
-_NEXT_WORD = re.compile(r"\s+([A-Za-z][A-Za-z-]*[A-Za-z])\b")
 _PLAIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_.-]*")
 """A plain first-column cell that can name a member: one word (``pending``, ``Free``)."""
 PERCENT = stem("percent")
-_IDIOM_BEFORE = re.compile(r"\b(?:every|no|any|each|some|the|this|that|which|at|by)\s+$", re.IGNORECASE)
-_IDIOM_AFTER = re.compile(r"\s+(?:of|another|by)\b", re.IGNORECASE)
-"""Around "one" or "once", the words that make it count nothing: "every one of",
-"no one", "at once", "one by one"."""
 
 
 class _Places:
@@ -112,7 +108,7 @@ def scan_markdown(path: str, text: str) -> DocFile:
         if not stated:
             continue
         sentences.append(SentenceText(sentence.text, sentence.span[0]))  # a template must not read it by chance
-        found = [q for q in stated if not _idiom(sentence.text, q[0], q[1])]
+        found = [q for q in stated if not says_no_amount(sentence.text, q[0], q[1])]
         quantities += _sentence_quantities(doc, places, index, len(sentences) - 1, found) if found else []
     quantities += stated_defaults(doc, places.section, places.addressable, sentences,
                                   lambda at: _heading_words(places, at))
@@ -248,57 +244,11 @@ def _section_sets(doc: Document, places: _Places) -> list[SetClaim]:
     return out
 
 
-def _counted(said: str, after: str) -> str:
-    """The stem of the word right after a bare number, when it is a content word that
-    names a thing counted; "three times" counts attempts (``maxInvestigationAttempts``)."""
-    if _TIMES.search(said):
-        return ATTEMPT
-    m = _NEXT_WORD.match(after)
-    while m is not None and "-" in m.group(1):  # "four tool-only turns" counts turns
-        m = _NEXT_WORD.match(after, m.end())
-    if m is None or m.group(1).lower() in STOPWORDS or m.group(1).lower() in _NOT_COUNTED:
-        return ""
-    noun = _NEXT_WORD.match(after, m.end()) if m.group(1).lower().endswith(_MODIFIERS) else None
-    if noun is not None and noun.group(1).lower() not in STOPWORDS:
-        return stem(noun.group(1))  # "three concurrent activations" counts activations
-    return stem(m.group(1))
-
-
-_NOT_COUNTED = frozenset({"time", "times"})
-_MODIFIERS = ("ed", "ent", "ant", "ive", "ing", "ous", "ble")
-"""Endings of a word that modifies the noun after it ("monitored", "concurrent", "consecutive",
-"pending"): the number counts that noun."""
-_TIMES = re.compile(r"\btimes$", re.IGNORECASE)
-ATTEMPT = stem("attempt")
-
-
 def _heading_words(places: _Places, offset: int) -> frozenset[str]:
     words: set[str] = set()
     for section in places.chain(offset):
         words |= text_stems(section.title)
     return frozenset(words)
-
-
-def _idiom(text: str, start: int, end: int) -> bool:
-    """Whether the number at ``text[start:end]`` says no amount: "once" ("Once a chunk is
-    full"), "one" in an idiom ("one of", "no one", "one by one"), or a number word pointing
-    back at something already counted ("the three phases", "these two")."""
-    said = text[start:end].lower()
-    if said == "once" or (said.split()[0] in _SMALL and _BOUND.search(text[:start])):
-        return True
-    if said.split()[0].isalpha() and _ANAPHORA.search(text[:start]) or _HYPOTHESIS.search(text[:start]):
-        return True
-    if said not in ("one", "once"):
-        return False
-    return bool(_IDIOM_BEFORE.search(text[:start]) or _IDIOM_AFTER.match(text, end))
-
-
-_ANAPHORA = re.compile(r"\b(?:the|these|those|both)\s+$", re.IGNORECASE)
-_SMALL = frozenset({"0", "1", "2", "zero", "one", "two"})
-_BOUND = re.compile(r"\bthan\s+$", re.IGNORECASE)
-"""A bound, not a value: "greater than zero", "more than one"."""
-_HYPOTHESIS = re.compile(r"\b(?:if|when|unless|whether)\s+$", re.IGNORECASE)
-"""Before a number, words that make it a case considered, not a value stated: "If two samples"."""
 
 
 def _sentence_quantities(doc: Document, places: _Places, index: int, kept: int,
@@ -322,7 +272,7 @@ def _sentence_quantities(doc: Document, places: _Places, index: int, kept: int,
         out.append(QuantityClaim(
             doc.path, "sentence", value, doc.line_of(sentence.doc_span(start, end)[0]), text, start, end,
             words, frozenset(context | extra), identifiers, sentence=kept, section=title,
-            counted=_counted(text[start:end], text[end:]) if value.kind is Kind.NUMBER and value.unit in ("", "times")
-            else "",
+            counted=counted_noun(text[start:end], text[end:])
+            if value.kind is Kind.NUMBER and value.unit in ("", "times") else "",
         ))
     return out

@@ -27,6 +27,7 @@ from itertools import chain
 from driftguard.config.specs import PhraseClaim, TableClaim
 from driftguard.discover.draft import PROPOSE_AT, Draft, describe_fact, row_placeholders
 from driftguard.discover.model import CodeScalar, DocFile, QuantityClaim, TableRef, mentioned
+from driftguard.discover.numbers import ATTEMPT
 from driftguard.discover.templates import phrase_for
 from driftguard.discover.words import STOPWORDS, identifier_words, stem, text_stems, weight
 from driftguard.model import Kind, Value
@@ -118,10 +119,9 @@ def _labels(claim: QuantityClaim, fact: CodeScalar) -> bool:
 def _counts(counted: str, stems: tuple[str, ...]) -> bool:
     """Whether the noun a number counts is what the constant's name names ("three times" counts
     the attempts or retries of ``maxInvestigationAttempts``)."""
-    return counted in stems or (counted == _ATTEMPT and bool(_RETRIES & set(stems)))
+    return counted in stems or (counted == ATTEMPT and bool(_RETRIES & set(stems)))
 
 
-_ATTEMPT = stem("attempt")
 _RETRIES = frozenset({stem("retry"), stem("tries"), stem("attempt")})
 
 
@@ -132,7 +132,7 @@ def _bindable(claim: QuantityClaim, fact: CodeScalar, named: bool, content: int,
     ``MAX_REPLICAS``), or when the sentence holds two words of the name, one of them among
     the words leading to the number ("the max retries is set to two"; not "that byte 2" in a
     sentence about chunk headers). "once", "one of", "if two samples" and "the two shards"
-    are no claims at all (``candidates_md``)."""
+    are no claims at all (``numbers``)."""
     said = claim.text[claim.start:claim.end]
     number = float(claim.value.data)
     small = claim.value.kind is Kind.NUMBER and not claim.value.unit and number == int(number) and abs(number) < 3
