@@ -33,6 +33,7 @@ from driftguard.documents.scope import Scope, gone, line_list, not_found, scope_
 from driftguard.documents.snippets import snippet_claim
 from driftguard.model import AmbiguousClaim, Claim, ClaimNotFound, Item, Location, PatternError, Value
 from driftguard.quantities import QUANTITY_PATTERN, find_quantities, read_value
+from driftguard.quantities.grammar import SEARCH
 from driftguard.user_regex import Compiled, compile_user_regex, group_each
 
 
@@ -223,8 +224,8 @@ def _phrase_claim(doc: Document, form: PhraseClaim) -> Claim:
     head, tail = _around(form.template)
     items = []
     for sentence in within(doc.sentences, scope, lambda s: s.span[0]):
-        found = [(a, b) for a, b in _quantities(sentence.text)
-                 if head.search(sentence.text, 0, a) and tail.match(sentence.text, b)]
+        found = [(a, end) for a, b in _quantities(sentence.text) if head.search(sentence.text, 0, a)
+                 for end in [_value_end(sentence.text, a, b, tail)] if end is not None]
         found += _code_values(doc, sentence, head, tail, found)
         for start, end in sorted(found):  # every occurrence is a claim, not only the first
             span = sentence.doc_span(start, end)
@@ -246,6 +247,18 @@ def _quantities(text: str) -> tuple[tuple[int, int], ...]:
     """Where ``text`` states a quantity: found once per sentence, however many phrase
     rules read it (each template only checks the words around them)."""
     return tuple((a, b) for a, b, _ in find_quantities(text))
+
+
+def _value_end(text: str, start: int, end: int, tail: re.Pattern[str]) -> int | None:
+    """Where the value read at ``start`` ends so that the template's tail follows it: the
+    whole quantity, else its longest leading part that is a quantity on its own, as in
+    'retried {value} times' over "retried 3 times", where the quantity read is "3 times"."""
+    if tail.match(text, end):
+        return end
+    for cut in range(end - 1, start, -1):
+        if not text[cut - 1].isspace() and tail.match(text, cut) and SEARCH.fullmatch(text, start, cut):
+            return cut
+    return None
 
 
 @functools.lru_cache(maxsize=4096)
