@@ -20,7 +20,6 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from driftguard.config.specs import PhraseClaim
 from driftguard.discover.emit import render_config
 from driftguard.discover.match import propose
 from driftguard.discover.model import (
@@ -125,11 +124,12 @@ def discover(root: Path, jobs: int | None = None, *, exclude: Iterable[str] = EX
     return discovery
 
 
-def _reader(docs: dict[str, DocFile]) -> Callable[[PhraseClaim, str, Proposal], bool]:
-    """Whether a phrase claim reads, in another document, the value a proposal states there."""
-    def reads(claim: PhraseClaim, doc: str, proposal: Proposal) -> bool:
+def _reader(docs: dict[str, DocFile]) -> Callable[[Proposal, str, Proposal], bool]:
+    """Whether the sentence template of a kept proposal reads, in another document, the value
+    a proposal states there."""
+    def reads(kept: Proposal, doc: str, proposal: Proposal) -> bool:
         fact = proposal.facts[0].fact
         found = docs.get(doc)
         return (found is not None and isinstance(fact, CodeScalar)
-                and reads_value(found, claim.template, claim.section, fact.value))
+                and reads_value(found, kept.template, kept.claim.scope, fact.value))
     return reads

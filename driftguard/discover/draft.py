@@ -29,6 +29,7 @@ class Draft:
     case_insensitive: bool = False
     entry: str | None = None  # the entry of a map fact a scalar claim states
     ignore: tuple[str, ...] = ()  # members left out on both sides: a CLI library's own ``-h, --help``
+    template: str = ""  # the sentence template a scalar draft reads by: a copy on another page may share it
 
     @property
     def claim_key(self) -> tuple[object, ...]:

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from pathlib import PurePosixPath
 
-from driftguard.config.specs import ItemsClaim, SectionClaim, TableClaim
+from driftguard.config.specs import DocMember
 from driftguard.discover.draft import PROPOSE_AT, Draft
 from driftguard.discover.match_options import cell_matches, default_drafts, flag_sections, map_drafts, option_matches
 from driftguard.discover.match_scalars import ScalarMatch, best_matches, phrase_drafts, rows_drafts
@@ -69,14 +69,24 @@ def _cells(matches: list[ScalarMatch], options: list[ScalarMatch]) -> list[Scala
 
 def superseded(drafts: list[Draft]) -> list[Draft]:
     """Drafts no better draft reads the same thing as: a table's names beside the map rule that
-    also guards its defaults, a section's code spans beside the rule on its bullets."""
-    maps = {(d.doc, d.line) for d in drafts if isinstance(d.claim, TableClaim) and d.facts
-            and isinstance(d.facts[0], CodeSet) and d.facts[0].selector.map}
-    items = {(d.doc, d.claim.scope) for d in drafts if isinstance(d.claim, ItemsClaim) and d.direction == "both"}
+    also guards its defaults, a section's code spans beside the rule on its bullets or block."""
+    maps = {(d.doc, d.line) for d in drafts if d.claim.table_column is not None and _map(d)}
+    shaped = {(d.doc, d.claim.scope) for d in drafts if d.direction == "both" and not d.claim.scalar
+              and d.claim.scope is not None and d.claim.doc_member in (DocMember.MATCH, DocMember.BULLET)}
     return [d for d in drafts if not (
-        isinstance(d.claim, TableClaim) and not d.claim.rows and (d.doc, d.line) in maps
-        and not (d.facts and isinstance(d.facts[0], CodeSet) and d.facts[0].selector.map))
-        and not (isinstance(d.claim, SectionClaim) and (d.doc, d.claim.scope) in items)]
+        d.claim.table_column is not None and not d.claim.labelled and (d.doc, d.line) in maps and not _map(d))
+        and not (_code_spans(d) and (d.doc, d.claim.scope) in shaped)]
+
+
+def _map(d: Draft) -> bool:
+    """Whether the draft reads a map of names to defaults (flags or variables with theirs)."""
+    return bool(d.facts) and isinstance(d.facts[0], CodeSet) and bool(d.facts[0].selector.map)
+
+
+def _code_spans(d: Draft) -> bool:
+    """Whether the draft reads the code spans of a section's prose (no table, no value)."""
+    return (d.claim.doc_member is DocMember.CODE_SPAN and d.claim.table_column is None and not d.claim.scalar
+            and d.claim.span_regex is not None)
 
 
 # -- names --------------------------------------------------------------------
@@ -136,7 +146,7 @@ def name_drafts(drafts: Iterable[Draft]) -> list[Proposal]:
         claim = d.claim.renamed({f"#{i}": names[fact] for i, (_, fact) in enumerate(d.rows)})
         out.append(Proposal(
             rule_id, claim, d.doc, d.line, refs, d.confidence, tuple(d.evidence), d.direction, d.overlap,
-            d.doc_only, d.code_only, d.basis, d.case_insensitive, d.entry, ignore=d.ignore,
+            d.doc_only, d.code_only, d.basis, d.case_insensitive, d.entry, ignore=d.ignore, template=d.template,
         ))
     return out
 

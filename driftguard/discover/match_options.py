@@ -121,7 +121,7 @@ def default_drafts(matches: list[ScalarMatch], docs: dict[str, DocFile]) -> list
                     f"code: {describe_fact(fact)}"] + ([f"as likely: {short_list(m.rivals)}"] if m.rivals else [])
         form = PhraseClaim(template=template, section=section, place=("item", f"`{c.item}`") if c.item else None)
         drafts.append(Draft(form, c.option if fact.entry else "", c.doc, c.line, [fact], m.confidence, evidence,
-                            basis=basis, entry=fact.entry))
+                            basis=basis, entry=fact.entry, template=template))
     return drafts
 
 

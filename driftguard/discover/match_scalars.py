@@ -237,7 +237,7 @@ def phrase_drafts(matches: list[ScalarMatch], docs: dict[str, DocFile]) -> tuple
         evidence = _evidence(m) + [f"template '{template}' reads this sentence"
                                    + (f" and {more} more stating the same value" if more else " only")]
         drafts.append(Draft(PhraseClaim(template=template, section=section), "", c.doc, c.line, [m.fact],
-                            m.confidence, evidence, basis=basis(m)))
+                            m.confidence, evidence, basis=basis(m), template=template))
         taken.update((c.doc, i, at) for i, at in read)
     return drafts, unplaced
 

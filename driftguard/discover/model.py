@@ -210,6 +210,7 @@ class Proposal:
     docs: tuple[str, ...] = ()  # every document the rule reads, when near-duplicates collapsed into it
     doc_key: str = ""  # how ``doc:`` names them: a glob matching exactly those documents, or "" for a list
     tier: int = 1  # where its document ranks (``documents.tier``): about the code first, dated records last
+    template: str = ""  # the sentence template a scalar proposal reads by (``Draft.template``)
 
     @property
     def documents(self) -> tuple[str, ...]:

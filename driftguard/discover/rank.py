@@ -22,7 +22,6 @@ from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
 from driftguard.config import globs
-from driftguard.config.specs import PhraseClaim
 from driftguard.discover.documents import ARCHITECTURE, DATED, tier
 from driftguard.discover.model import DocFile, Proposal, mentioned
 
@@ -64,27 +63,27 @@ def _tier(p: Proposal, docs: dict[str, DocFile]) -> int:
 
 
 def collapse(proposals: list[Proposal], root: Path,
-             reads: Callable[[PhraseClaim, str, Proposal], bool] | None = None) -> list[Proposal]:
+             reads: Callable[[Proposal, str, Proposal], bool] | None = None) -> list[Proposal]:
     """``proposals`` (best first) with near-duplicates folded into the first of each group.
 
-    ``reads(claim, doc, proposal)`` says whether a phrase claim reads the value of
-    ``proposal`` in ``doc``; without it, only proposals with the same claim fold."""
+    ``reads(kept, doc, proposal)`` says whether the sentence template of ``kept`` reads the
+    value of ``proposal`` in ``doc``; without it, only proposals with the same claim fold."""
     kept: list[Proposal] = []
     same: dict[tuple[object, ...], int] = {}
     by_fact: dict[tuple[object, ...], list[int]] = {}
     for p in proposals:
         key = _key(p)
         at = same.get(key)
-        if at is None and reads is not None and isinstance(p.claim, PhraseClaim):
+        if at is None and reads is not None and p.template:
             at = next((i for i in by_fact.get(_fact_key(p), ()) if p.doc not in kept[i].documents
-                       and reads(_phrase(kept[i]), p.doc, p)), None)
+                       and reads(kept[i], p.doc, p)), None)
         if at is not None and p.doc not in kept[at].documents:
             kept[at] = replace(kept[at], docs=(*kept[at].documents, p.doc))
             continue
         if at is not None:
             continue  # the same claim in the same document: the kept one reads it
         same[key] = len(kept)
-        if isinstance(p.claim, PhraseClaim):
+        if p.template:
             by_fact.setdefault(_fact_key(p), []).append(len(kept))
         kept.append(p)
     return [_named(p, root) if len(p.documents) > 1 else p for p in kept]
@@ -98,11 +97,6 @@ def _key(p: Proposal) -> tuple[object, ...]:
 def _fact_key(p: Proposal) -> tuple[object, ...]:
     """A record never joins a rule on a living page: it keeps the value of its day."""
     return (tuple(r.name for r in p.facts), p.claim.scope, p.entry, p.tier == RECORD)
-
-
-def _phrase(p: Proposal) -> PhraseClaim:
-    assert isinstance(p.claim, PhraseClaim)
-    return p.claim
 
 
 def _named(p: Proposal, root: Path) -> Proposal:
