@@ -7,14 +7,13 @@ it added; nothing outside the root is read; driftguard's own reports keep nothin
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from driftguard.cli import main
-from tests.helpers import check, write_tree
+from tests.helpers import check, commit_all, new_repo, write_tree
 
 CODE = """\
 MAX_TURNS = 8
@@ -59,19 +58,6 @@ def _tree(root: Path, code: str = CODE, doc: str = DOC, config: str = CONFIG) ->
                              "driftguard.yaml": config})
 
 
-def _git(root: Path, *args: str) -> str:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid", "GIT_COMMITTER_NAME": "t",
-           "GIT_COMMITTER_EMAIL": "t@example.invalid", "GIT_AUTHOR_DATE": "2026-04-02T10:00:00",
-           "GIT_COMMITTER_DATE": "2026-04-02T10:00:00"}
-    return subprocess.run(["git", *args], cwd=root, env=env, capture_output=True, text=True, check=True).stdout
-
-
-def _commit(root: Path, message: str) -> str:
-    _git(root, "add", "-A")
-    _git(root, "commit", "-qm", message)
-    return _git(root, "rev-parse", "--short", "HEAD").strip()
-
-
 def test_spans_with_no_evidence_are_not_reported_and_strict_reports_them(tmp_path, capsys):
     root = _tree(tmp_path)
     code, out = check(capsys, root)
@@ -102,11 +88,11 @@ def test_a_span_shaped_as_this_repositorys_code_is_reported(tmp_path, capsys, sp
 
 def test_a_name_the_code_held_when_the_line_was_written_is_reported_with_its_rename(tmp_path, capsys):
     root = _tree(tmp_path)
-    _git(root, "init", "-q")
-    _commit(root, "First")
+    new_repo(root)
+    commit_all(root, "First")
     (root / "src/app/core.py").write_text(CODE.replace("MAX_TURNS", "MAX_TURN_LIMIT").replace("load_file",
                                                                                             "load_config_file"))
-    renamed = _commit(root, "Rename loader")
+    renamed = commit_all(root, "Rename loader")
     code, out = check(capsys, root)
     assert code == 1
     assert (f"docs/guide.md:3: refs: `MAX_TURNS` names nothing in the symbols of `code` or elsewhere in the "
@@ -117,14 +103,14 @@ def test_a_name_the_code_held_when_the_line_was_written_is_reported_with_its_ren
 
 def test_a_deleted_name_says_the_commit_and_a_moved_file_names_its_new_place(tmp_path, capsys):
     root = _tree(tmp_path, doc=DOC + "\nThe loader lives in `src/app/core.py`.\n")
-    _git(root, "init", "-q")
-    _commit(root, "First")
+    new_repo(root)
+    commit_all(root, "First")
     (root / "src/app/core.py").write_text(CODE.replace("MAX_TURNS = 8\n", ""))
-    deleted = _commit(root, "Drop the turn cap")
+    deleted = commit_all(root, "Drop the turn cap")
     (root / "src/app/core.py").rename(root / "src/app/engine.py")
     (root / "src/lib").mkdir()
     (root / "src/app/engine.py").rename(root / "src/lib/core.py")
-    _commit(root, "Move the core")
+    commit_all(root, "Move the core")
     code, out = check(capsys, root)
     assert code == 1
     assert f"`MAX_TURNS` names nothing in the symbols of `code` or elsewhere in the repository; removed in {deleted}" \
@@ -135,10 +121,10 @@ def test_a_deleted_name_says_the_commit_and_a_moved_file_names_its_new_place(tmp
 
 def test_a_warm_run_asks_git_nothing(tmp_path, capsys, monkeypatch):
     root = _tree(tmp_path)
-    _git(root, "init", "-q")
-    _commit(root, "First")
+    new_repo(root)
+    commit_all(root, "First")
     (root / "src/app/core.py").write_text(CODE.replace("MAX_TURNS", "MAX_TURN_LIMIT"))
-    _commit(root, "Rename")
+    commit_all(root, "Rename")
     first = check(capsys, root)
     calls: list[list[str]] = []
     real = subprocess.run
