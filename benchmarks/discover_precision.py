@@ -29,7 +29,8 @@ import yaml
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "fixtures"
-NAMES = ("discover_orders", "discover_billing", "discover_gateway")
+NAMES = ("discover_orders", "discover_billing", "discover_gateway", "discover_relay", "discover_fetchkit",
+         "discover_devkit")
 
 Atom = tuple[object, ...]
 
@@ -74,7 +75,7 @@ def labelled_atoms(root: Path) -> set[Atom]:
 def rule_atoms(config_path: Path) -> list[tuple[str, bool, set[Atom]]]:
     """``(rule id, passes, atoms)`` for each rule of the config, as the engine reads it."""
     from driftguard.config.loader import load_config
-    from driftguard.config.specs import Constant, TableClaim
+    from driftguard.config.specs import TableClaim
     from driftguard.judging.engine import Engine
     from driftguard.model import Status
 
@@ -86,21 +87,51 @@ def rule_atoms(config_path: Path) -> list[tuple[str, bool, set[Atom]]]:
         if isinstance(rule.claim, TableClaim) and rule.claim.rows:
             for label, name in rule.claim.rows:
                 spec = config.facts[name]
-                atoms.add(("scalar", rule.doc, label, spec.file, _constant(spec.selector, Constant)))
+                atoms.add(("scalar", rule.doc, label, spec.file, constant_of(spec.selector)))
         elif rule.scalar:
             spec = config.facts[rule.facts[0]]
             for item in result.claim.items if result.claim else ():
                 at = item.span[0] if item.span else None
-                atoms.add(("scalar", rule.doc, at, spec.file, _constant(spec.selector, Constant)))
+                atoms.add(("scalar", rule.doc, at, spec.file, constant_of(spec.selector, rule.entry)))
         else:
-            target = rule.claim.table if isinstance(rule.claim, TableClaim) else getattr(rule.claim, "section", None)
-            atoms |= {("set", rule.doc, target, config.facts[n].file) for n in rule.facts}
+            atoms |= {("set", rule.doc, target(rule.claim), config.facts[n].file) for n in rule.facts}
         out.append((rule.id, result.status is Status.PASS, atoms))
     return out
 
 
-def _constant(selector: object, constant: type) -> str:
-    return selector.name if isinstance(selector, constant) else repr(selector)  # type: ignore[attr-defined]
+def constant_of(selector: object, entry: str | None = None) -> str:
+    """How a label names the scalar a fact reads: ``NAME`` or ``NAME["key"]`` for a constant,
+    ``Client(timeout)`` for a parameter's default, ``--log.level`` or ``$HOME`` for an entry of
+    the flags or the environment, ``call:make@Loop.run`` for a call's argument by position,
+    ``call:Timeouts(connect)@`` by keyword."""
+    from driftguard.config.specs import Call, Constant, Default, Env, Flags
+
+    if isinstance(selector, Constant):
+        return selector.name + "".join(f'["{k}"]' if isinstance(k, str) else f"[{k}]" for k in selector.keys)
+    if isinstance(selector, Default):
+        return f"{selector.function}({selector.param})"
+    if isinstance(selector, (Flags, Env)) and entry is not None:
+        return ("--" if isinstance(selector, Flags) else "$") + entry
+    if isinstance(selector, Call):
+        keyword = f"({selector.arg})" if isinstance(selector.arg, str) else ""
+        return f"call:{selector.function}{keyword}@{selector.within or ''}"
+    return repr(selector)
+
+
+def target(claim: object) -> object:
+    """How a label names what a set rule reads: a table's title, a section's heading, or the form
+    and its scope (``headings global``, ``items Options``, ``block global``)."""
+    from driftguard.config.specs import BlockClaim, HeadingsClaim, ItemsClaim, TableClaim
+
+    if isinstance(claim, TableClaim):
+        return claim.table
+    if isinstance(claim, HeadingsClaim):
+        return " ".join(p for p in ("headings", claim.section) if p)
+    if isinstance(claim, ItemsClaim):
+        return " ".join(p for p in ("items", claim.section) if p)
+    if isinstance(claim, BlockClaim):
+        return " ".join(p for p in ("block", claim.keys, claim.section) if p)
+    return getattr(claim, "section", None)
 
 
 def measure(name: str, show_all: bool = False) -> Figures:

@@ -76,6 +76,8 @@ def build_parser() -> argparse.ArgumentParser:
     discover.add_argument("--force", action="store_true", help="let --output replace an existing file")
     discover.add_argument("--jobs", type=int, metavar="N", help="worker processes (default: one per core)")
     discover.add_argument("--all", action="store_true", help="prove and write every proposal, not only the best 20")
+    discover.add_argument("--include", action="append", default=[], metavar="GLOB",
+                          help="read a changelog, release notes or history page discover leaves out (repeatable)")
 
     selftest = subs.add_parser("selftest", help="prove each rule can fail: mutate a copy of its files and re-judge")
     _common(selftest)

@@ -31,6 +31,8 @@ class Language:
     test_files: tuple[str, ...] = ()  # globs on a file's name
     partial: bool = False  # its parser recovers around what it cannot read (tree-sitter): the reader's
     # ``problems`` are worth asking for
+    modules: str = ""  # what a dotted name's first part may name in a file's path: "folder" (a Go package),
+    # "path" (a Python package or module: its folders and its stem), "" (TypeScript: neither)
 
     @property
     def key(self) -> str:
@@ -53,9 +55,9 @@ _TREE_SITTER = ("tree_sitter", "tree-sitter")
 
 LANGUAGES: list[Language] = [
     Language("Go", (".go",), "driftguard.sources.go", (_TREE_SITTER, ("tree_sitter_go", "tree-sitter-go")),
-             ("*_test.go",), partial=True),
+             ("*_test.go",), partial=True, modules="folder"),
     Language("Python", (".py",), "driftguard.sources.python", (("libcst", "libcst"),),
-             ("test_*.py", "*_test.py", "conftest.py")),
+             ("test_*.py", "*_test.py", "conftest.py"), modules="path"),
     Language("TypeScript", (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"),
              "driftguard.sources.typescript", (_TREE_SITTER, ("tree_sitter_typescript", "tree-sitter-typescript"),
                                                ("tree_sitter_javascript", "tree-sitter-javascript")), _TS_TESTS,

@@ -1,6 +1,7 @@
 """Helpers the test modules share (fixtures live in conftest.py, functions here).
 
-- Trees: ``write_tree`` writes one, ``edit`` changes a file of one, ``digest`` hashes one.
+- Trees: ``write_tree`` writes one, ``edit`` changes a file of one, ``digest`` hashes one;
+  ``git``, ``new_repo`` and ``commit_all`` make one a git work tree with a fixed author and date.
 - Running driftguard in this process: ``judge`` (the engine on a tree's config), ``run_cli``
   (the command line, its exit code and output), ``cli_on`` and ``check`` (a command on a
   tree's config).
@@ -32,6 +33,34 @@ FIXTURES = ROOT / "tests" / "fixtures"
 
 
 # -- trees ------------------------------------------------------------------------------
+
+
+_GIT_ENV = {"GIT_AUTHOR_NAME": "driftguard test", "GIT_AUTHOR_EMAIL": "test@example.invalid",
+            "GIT_COMMITTER_NAME": "driftguard test", "GIT_COMMITTER_EMAIL": "test@example.invalid",
+            "GIT_AUTHOR_DATE": "2026-04-02T10:00:00", "GIT_COMMITTER_DATE": "2026-04-02T10:00:00"}
+
+
+def git(cwd: Path, *args: str) -> str:
+    done = subprocess.run(["git", *args], cwd=cwd, env={**os.environ, **_GIT_ENV}, check=True,
+                          capture_output=True, text=True)
+    return done.stdout
+
+
+def new_repo(path: Path) -> Path:
+    """``path`` (made if need be) as a git work tree that signs nothing."""
+    path.mkdir(parents=True, exist_ok=True)
+    git(path, "init", "-q")
+    git(path, "config", "user.name", _GIT_ENV["GIT_AUTHOR_NAME"])
+    git(path, "config", "user.email", _GIT_ENV["GIT_AUTHOR_EMAIL"])
+    git(path, "config", "commit.gpgsign", "false")
+    return path
+
+
+def commit_all(repo: Path, message: str) -> str:
+    """Every change of ``repo`` committed; the commit's short id."""
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", message)
+    return git(repo, "rev-parse", "--short", "HEAD").strip()
 
 
 def write_tree(base: Path, files: dict[str, str | bytes]) -> Path:

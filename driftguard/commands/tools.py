@@ -32,7 +32,8 @@ def cmd_discover(args: argparse.Namespace) -> int:
     from driftguard.progress import Progress
 
     with Progress() as progress:
-        found = discover(root.resolve(), jobs=args.jobs, limit=None if args.all else LIMIT, progress=progress)
+        found = discover(root.resolve(), jobs=args.jobs, limit=None if args.all else LIMIT, progress=progress,
+                         include=args.include)
     if not found.proposals:  # a config needs a rule: an empty one would not load
         print(render_summary(found), file=sys.stderr)
         print("driftguard discover: no rule to propose; nothing written", file=sys.stderr)

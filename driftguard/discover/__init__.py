@@ -1,13 +1,17 @@
 """``driftguard discover``: find the couplings between documents and code nobody wrote a rule for.
 
-``discover(root)`` scans a repository's Go and Python sources and markdown
-documents in parallel (generated files are never read), indexes candidate facts
-(const sets, enums, String methods, map keys, scalar constants) and candidate
-claims (table columns, sections' code spans, quantities in sentences and
-cells), proposes rules where they meet, and keeps, best first and at most a screenful, those
-that pass on the tree and that selftest shows can fail.
+``discover(root)`` scans a repository's Go, Python and TypeScript sources and its markdown
+and reStructuredText documents in parallel (generated files are never read, nor are
+changelogs, release notes and history pages: ``documents``), indexes candidate facts
+(const sets, enums, ``String()`` methods, map keys, scalar constants, flags, environment
+variables, configuration fields, parameter and keyed defaults, semaphores) and candidate
+claims (table columns, sections' code spans, quantities in sentences and cells, stated
+defaults, option headings, bullets and YAML keys), proposes rules where they meet, ranks
+them (pages about the code first, dated records last: ``rank``), folds a statement copied
+to many pages into one rule, and keeps, best first and at most a screenful, those that
+pass on the tree and that selftest shows can fail.
 ``render_config`` writes them as a driftguard config with the evidence in
-comments; ``render_summary`` says what was found.
+comments; ``render_summary`` says what was found, and what was not read.
 """
 
 from __future__ import annotations
@@ -35,7 +39,9 @@ from driftguard.discover.model import (
 from driftguard.discover.parallel import EXCLUDED_DIRS, MAX_FILE_SIZE, scan_all, walk
 from driftguard.discover.prove import Proof
 from driftguard.discover.prove import prove as _prove
+from driftguard.discover.rank import collapse, rank
 from driftguard.discover.summary import render_summary
+from driftguard.discover.templates import reads_value
 
 LIMIT = 20
 """Rules a default run proposes: a screenful, best first."""
@@ -48,7 +54,7 @@ __all__ = [
 
 def discover(root: Path, jobs: int | None = None, *, exclude: Iterable[str] = EXCLUDED_DIRS,
              max_file_size: int = MAX_FILE_SIZE, limit: int | None = LIMIT, prove: bool = True,
-             progress: Callable[[str], None] | None = None) -> Discovery:
+             progress: Callable[[str], None] | None = None, include: Iterable[str] = ()) -> Discovery:
     """Scan ``root`` with ``jobs`` processes (default: one per core) and propose rules.
 
     ``exclude`` names folders never entered (hidden folders never are); files over
@@ -63,7 +69,8 @@ def discover(root: Path, jobs: int | None = None, *, exclude: Iterable[str] = EX
     phases: dict[str, float] = {}
     root = Path(root).resolve()
     unscanned: dict[str, int] = {}
-    files, skipped = walk(root, exclude, max_file_size, unscanned)
+    history: list[str] = []
+    files, skipped = walk(root, exclude, max_file_size, unscanned, include=tuple(include), history=history)
     phases["walk"] = time.perf_counter() - started
     results, used = scan_all(root, files, jobs, progress)
     phases["scan"] = time.perf_counter() - started - sum(phases.values())
@@ -72,7 +79,8 @@ def discover(root: Path, jobs: int | None = None, *, exclude: Iterable[str] = EX
     generated = sorted(r.path for r in results if isinstance(r, Skipped) and r.reason == GENERATED)
     skipped += [r for r in results if isinstance(r, Skipped) and r.reason != GENERATED]
     named, near, _unplaced = propose(sources, docs)
-    candidates = sorted(named, key=lambda p: (-p.confidence, p.doc, p.line))
+    by_path = {d.path: d for d in docs}
+    candidates = collapse(rank(named, by_path), root, _reader(by_path))
     phases["match"] = time.perf_counter() - started - sum(phases.values())
     if prove and candidates:
         proof = _prove(root, candidates, limit, progress)
@@ -87,12 +95,14 @@ def discover(root: Path, jobs: int | None = None, *, exclude: Iterable[str] = EX
         files=len(read),
         go_files=sum(1 for lang in languages.values() if lang == "go"),
         python_files=sum(1 for lang in languages.values() if lang == "python"),
+        typescript_files=sum(1 for lang in languages.values() if lang == "typescript"),
         markdown_files=sum(1 for lang in languages.values() if lang == "markdown"),
         bytes=sum(size for _, _, size in read),
         jobs=used,
         skipped=sorted(skipped, key=lambda s: s.path),
         unscanned=unscanned,
         generated=generated,
+        history=history,
         phases=phases,
     )
     discovery = Discovery(
@@ -112,3 +122,14 @@ def discover(root: Path, jobs: int | None = None, *, exclude: Iterable[str] = EX
     )
     stats.seconds = time.perf_counter() - started
     return discovery
+
+
+def _reader(docs: dict[str, DocFile]) -> Callable[[Proposal, str, Proposal], bool]:
+    """Whether the sentence template of a kept proposal reads, in another document, the value
+    a proposal states there."""
+    def reads(kept: Proposal, doc: str, proposal: Proposal) -> bool:
+        fact = proposal.facts[0].fact
+        found = docs.get(doc)
+        return (found is not None and isinstance(fact, CodeScalar)
+                and reads_value(found, kept.template, kept.claim.scope, fact.value))
+    return reads

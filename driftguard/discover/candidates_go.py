@@ -8,15 +8,16 @@ very selector, so an emitted config reads exactly what discovery saw.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import replace
 
 from driftguard.config.specs import Constant, Constants, MapKeys, StringMethod
+from driftguard.discover.candidates_go_body import defaults, has_semaphore, semaphores
+from driftguard.discover.candidates_reach import make_set, reach, shaped
 from driftguard.discover.go_skeleton import skeleton
 from driftguard.discover.groups import affix_groups, members, ordinal_names
 from driftguard.discover.model import CodeScalar, CodeSet, SetSelector, SourceFile
 from driftguard.discover.words import name_stems
-from driftguard.model import DriftguardError, Item, Kind
+from driftguard.model import DriftguardError, Kind
 from driftguard.sources.go import reader as go
 from driftguard.sources.go.index import Spec, map_keys_of
 
@@ -65,9 +66,21 @@ def scan_go(path: str, text: str) -> SourceFile:
     numbers = {s.name: float(s.value.data) for s in scalars if s.value.kind is Kind.NUMBER}
     ordinals = ordinal_names(numbers, groups, list(typed.values()))
     types = {spec.name: spec.type or "" for spec in consts}
-    marked = tuple(replace(s, type_name=types.get(s.name, "") if types.get(s.name) not in BUILTIN_TYPES else "",
-                           ordinal=s.name in ordinals) for s in scalars)
-    return SourceFile(path, tuple(found.sets), marked)
+    marked = [replace(s, type_name=types.get(s.name, "") if types.get(s.name) not in BUILTIN_TYPES else "",
+                      ordinal=s.name in ordinals) for s in scalars]
+    marked += defaults(tree, path, index.specs)
+    whole = _whole(tree, path, text)
+    found_reach = reach(whole, path, text, "go", found.seen)
+    marked += semaphores(whole, path, text) if has_semaphore(text) else []
+    return SourceFile(path, tuple(found.sets + found_reach.sets), tuple(marked + found_reach.scalars))
+
+
+def _whole(tree: go.GoTree, path: str, text: str) -> go.GoTree:
+    """The whole file's tree, parsed only when what is looked for lives in function bodies."""
+    bodies = shaped("go", text) or has_semaphore(text)
+    if not bodies or tree.source == text.encode("utf-8", errors="replace"):
+        return tree
+    return go.parse(path, text)
 
 
 class _Found:
@@ -76,29 +89,14 @@ class _Found:
     def __init__(self, tree: go.GoTree, path: str) -> None:
         self.tree, self.path = tree, path
         self.sets: list[CodeSet] = []
-        self._seen: set[frozenset[str]] = set()
+        self.seen: set[frozenset[str]] = set()
 
     def add(self, selector: SetSelector, origin: str, label: str) -> None:
         try:
             items = go.extract(self.tree, selector, self.path)
         except DriftguardError:
             return
-        make_set(self.path, selector, origin, label, items, self.sets, self._seen)
-
-
-def make_set(path: str, selector: SetSelector, origin: str, label: str, items: Iterable[Item],
-             out: list[CodeSet], seen: set[frozenset[str]]) -> None:
-    """Append a CodeSet for ``items`` when they are two or more strings not seen before."""
-    items = list(items)
-    if len(items) < 2 or any(i.value.kind is not Kind.STRING for i in items):
-        return
-    values = tuple(str(i.value.data) for i in items)
-    key = frozenset(values)
-    if key in seen or len(key) < 2:
-        return
-    seen.add(key)
-    line = items[0].location.line if items[0].location and items[0].location.line else 1
-    out.append(CodeSet(path, selector, values, line, origin, label))
+        make_set(self.path, selector, origin, label, items, self.sets, self.seen)
 
 
 def _is_map(spec: Spec) -> bool:

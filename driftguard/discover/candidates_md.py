@@ -13,26 +13,36 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from dataclasses import replace
+from typing import Any
 
+from driftguard import languages
 from driftguard.config.specs import TableClaim
+from driftguard.discover.claims_options import (
+    block_sets,
+    default_cells,
+    default_column,
+    heading_sets,
+    item_sets,
+    stated_defaults,
+)
 from driftguard.discover.model import DocFile, QuantityClaim, SectionSpan, SentenceText, SetClaim, TableRef
-from driftguard.discover.words import STOPWORDS, identifiers_in, stem, text_stems
+from driftguard.discover.numbers import counted_noun, says_no_amount
+from driftguard.discover.words import compound_stems, identifiers_in, stem, text_stems
 from driftguard.documents.claims import read_claim
-from driftguard.documents.model import Document, Section, Table, fold_key
-from driftguard.documents.reader import parse_document
+from driftguard.documents.formats import read_document
+from driftguard.documents.model import Cell, Document, Section, Table, fold_key
 from driftguard.model import DriftguardError, Kind
 from driftguard.quantities import QuantityError, find_quantities, parse_quantity
 
 SCALAR_KINDS = (Kind.NUMBER, Kind.DURATION)
-_SOURCE_PATH = re.compile(r"[\w./-]+\.(?:go|py)")
-_NEXT_WORD = re.compile(r"\s+([A-Za-z][A-Za-z-]*[A-Za-z])\b")
+FLAG_CELL = r"^`?--?(?!h\b|help\b)([A-Za-z][\w.-]*)"
+"""What a table's ``--flag`` cell names: the flag without its dashes (``--log.level <lvl>``: ``log.level``);
+the row of the CLI library's own ``-h, --help`` is no flag the program defines."""
+_SOURCE_PATH = re.compile(r"[\w./-]+(?:" + "|".join(re.escape(e) for e in languages.extensions()) + ")")
 _PLAIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_.-]*")
 """A plain first-column cell that can name a member: one word (``pending``, ``Free``)."""
 PERCENT = stem("percent")
-_IDIOM_BEFORE = re.compile(r"\b(?:every|no|any|each|some|the|this|that|which|at|by)\s+$", re.IGNORECASE)
-_IDIOM_AFTER = re.compile(r"\s+(?:of|another|by)\b", re.IGNORECASE)
-"""Around "one" or "once", the words that make it count nothing: "every one of",
-"no one", "at once", "one by one"."""
 
 
 class _Places:
@@ -75,7 +85,7 @@ def _inside(spans: list[tuple[int, int]], offset: int) -> bool:
 
 
 def scan_markdown(path: str, text: str) -> DocFile:
-    doc = parse_document(path, text)
+    doc = read_document(path, text)
     places = _Places(doc)
     set_claims: list[SetClaim] = []
     quantities: list[QuantityClaim] = []
@@ -84,18 +94,28 @@ def scan_markdown(path: str, text: str) -> DocFile:
         if ref is not None:
             set_claims += _table_sets(doc, table, ref)
             quantities += _table_cells(doc, places, table, ref)
+            section = places.section(table.span[0])
+            quantities += default_cells(doc, table, ref, section.title if section and places.addressable(section)
+                                        else None, _heading_words(places, table.span[0]))
     set_claims += _section_sets(doc, places)
+    addressable = {s.line: places.addressable(s) for s in doc.sections}
+    set_claims += heading_sets(doc, addressable) + item_sets(doc, ((s, addressable[s.line]) for s in doc.sections),
+                                                            places.section)
+    set_claims += block_sets(doc)
     sentences: list[SentenceText] = []
     for index, sentence in enumerate(doc.sentences):
-        found = [q for q in find_quantities(sentence.text)
-                 if q[2].kind in SCALAR_KINDS and not _idiom(sentence.text, q[0], q[1])]
-        if not found:
+        stated = [q for q in find_quantities(sentence.text) if q[2].kind in SCALAR_KINDS]
+        if not stated:
             continue
-        sentences.append(SentenceText(sentence.text, sentence.span[0]))
-        quantities += _sentence_quantities(doc, places, index, len(sentences) - 1, found)
+        sentences.append(SentenceText(sentence.text, sentence.span[0]))  # a template must not read it by chance
+        found = [q for q in stated if not says_no_amount(sentence.text, q[0], q[1])]
+        quantities += _sentence_quantities(doc, places, index, len(sentences) - 1, found) if found else []
+    quantities += stated_defaults(doc, places.section, places.addressable, sentences,
+                                  lambda at: _heading_words(places, at))
     sections = tuple(SectionSpan(s.title, s.body_start, s.span[1], places.addressable(s)) for s in doc.sections)
     mentions = frozenset(c.text for c in doc.code_spans if _SOURCE_PATH.fullmatch(c.text))
-    return DocFile(path, tuple(set_claims), tuple(quantities), tuple(sentences), sections, mentions)
+    title = doc.title or next((h.text for h in doc.headings if h.level == 1), "")
+    return DocFile(path, tuple(set_claims), tuple(quantities), tuple(sentences), sections, mentions, title)
 
 
 def _table_ref(doc: Document, places: _Places, table: Table) -> TableRef | None:
@@ -126,6 +146,10 @@ def _table_sets(doc: Document, table: Table, ref: TableRef) -> list[SetClaim]:
         if index and name is None:
             continue
         cells = [r.cells[index] for r in table.rows if index < len(r.cells) and r.cells[index].text]
+        keyed = _defaults(table) if index == 0 else {}
+        if index == 0 and len(cells) >= 2 and all(c.text.lstrip("`").startswith("-") for c in cells):
+            form = TableClaim(table=ref.title, section=ref.section)
+            out += _flag_table(doc, table, ref, form, keyed)  # ``--flags``, in code spans or not
         coded = sum(1 for c in cells if c.codes)
         plain = index == 0 and not coded and len(cells) >= 2 and all(_PLAIN_WORD.fullmatch(c.text) for c in cells)
         if not plain and (coded < 2 or coded * 2 < len(cells)):
@@ -137,8 +161,39 @@ def _table_sets(doc: Document, table: Table, ref: TableRef) -> list[SetClaim]:
             continue
         values = tuple(dict.fromkeys(i.value.canonical for i in claim.items))
         if len(values) >= 2:
-            out.append(SetClaim(doc.path, "table", values, table.line, ref, form.column, plain=plain))
+            out.append(SetClaim(doc.path, "table", values, table.line, ref, form.column, plain=plain, **keyed))
     return out
+
+
+def _defaults(table: Table) -> dict[str, Any]:
+    """A table's first cells (as a map rule reads its keys) -> the cell of its Default column,
+    as ``SetClaim`` keys; none without a Default column."""
+    at = default_column(table)
+    if at is None:
+        return {}
+    pairs = []
+    for row in table.rows:
+        if len(row.cells) > at and row.cells[0].text.strip():
+            key, cell = row.cells[0], row.cells[at]
+            pairs.append((_first(key), _first(cell)))
+    return {"defaults": tuple(pairs), "default_column": table.header[at].text}
+
+
+def _first(cell: Cell) -> str:
+    """What a table claim reads from a cell: its first code span, else its text."""
+    return cell.codes[0].text if cell.codes else cell.text
+
+
+def _flag_table(doc: Document, table: Table, ref: TableRef, form: TableClaim, keyed: dict[str, Any]
+                ) -> list[SetClaim]:
+    """A first column of ``--flags``: the names without dashes (``cells:`` leaves them off)."""
+    flagged = replace(form, cells=FLAG_CELL)
+    try:
+        items = read_claim(doc, flagged).items
+    except DriftguardError:
+        return []
+    values = tuple(dict.fromkeys(i.value.canonical for i in items))
+    return [SetClaim(doc.path, "table", values, table.line, ref, section=ref.section, form=flagged, **keyed)]
 
 
 def _table_cells(doc: Document, places: _Places, table: Table, ref: TableRef) -> list[QuantityClaim]:
@@ -189,32 +244,11 @@ def _section_sets(doc: Document, places: _Places) -> list[SetClaim]:
     return out
 
 
-def _counted(after: str) -> str:
-    """The stem of the word right after a bare number, when it is a content word that
-    names a thing counted ("three times" counts nothing a name would name)."""
-    m = _NEXT_WORD.match(after)
-    while m is not None and "-" in m.group(1):  # "four tool-only turns" counts turns
-        m = _NEXT_WORD.match(after, m.end())
-    if m is None or m.group(1).lower() in STOPWORDS or m.group(1).lower() in _NOT_COUNTED:
-        return ""
-    return stem(m.group(1))
-
-
-_NOT_COUNTED = frozenset({"time", "times"})
-
-
 def _heading_words(places: _Places, offset: int) -> frozenset[str]:
     words: set[str] = set()
     for section in places.chain(offset):
         words |= text_stems(section.title)
     return frozenset(words)
-
-
-def _idiom(text: str, start: int, end: int) -> bool:
-    """Whether the number word at ``text[start:end]`` is "one" or "once" in an idiom."""
-    if text[start:end].lower() not in ("one", "once"):
-        return False
-    return bool(_IDIOM_BEFORE.search(text[:start]) or _IDIOM_AFTER.match(text, end))
 
 
 def _sentence_quantities(doc: Document, places: _Places, index: int, kept: int,
@@ -233,11 +267,12 @@ def _sentence_quantities(doc: Document, places: _Places, index: int, kept: int,
     for start, end, value in found:
         if places.in_code(sentence.doc_span(start, end)[0]):
             continue
-        words = text_stems(text[:start] + " " + text[end:])
+        words = text_stems(text[:start] + " " + text[end:]) | compound_stems(text)
         extra = {PERCENT} if value.unit == "%" else set()
         out.append(QuantityClaim(
             doc.path, "sentence", value, doc.line_of(sentence.doc_span(start, end)[0]), text, start, end,
             words, frozenset(context | extra), identifiers, sentence=kept, section=title,
-            counted=_counted(text[end:]) if value.kind is Kind.NUMBER and not value.unit else "",
+            counted=counted_noun(text[start:end], text[end:])
+            if value.kind is Kind.NUMBER and value.unit in ("", "times") else "",
         ))
     return out

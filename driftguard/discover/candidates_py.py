@@ -1,8 +1,9 @@
 """Candidate facts of one Python module, read with the engine's own libcst reader.
 
 Enum classes (members' values), ``__str__`` methods, module-level string
-constants grouped by a common name prefix or suffix, dict literals' keys, and
-module-level numbers and ``timedelta``s. As for Go, every value comes from
+constants grouped by a common name prefix or suffix, dict literals' keys,
+module-level numbers and ``timedelta``s, and the defaults of parameters and of the
+keyword arguments a module-level constructor call passes (``candidates_params``). As for Go, every value comes from
 ``python.extract`` with the selector the config will name.
 """
 
@@ -11,13 +12,15 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from driftguard.discover.candidates_go import make_set
+from driftguard.discover.candidates_params import python_keywords, python_params, read_defaults, read_options
+from driftguard.discover.candidates_reach import make_set, reach, reader_of
 from driftguard.discover.groups import affix_groups, members, ordinal_names
 from driftguard.discover.model import CodeScalar, CodeSet, SetSelector, SourceFile
 from driftguard.discover.words import name_stems
 from driftguard.model import DriftguardError, Kind
 
 CONSTANT_NAME = re.compile(r"^_?[A-Z][A-Z0-9_]*$")
+DEFAULT_NAME = re.compile(r"^_?DEFAULT_")
 ENUM_BASES = ("Enum", "Flag")
 
 
@@ -68,16 +71,23 @@ def scan_python(path: str, text: str) -> SourceFile:
             if any(isinstance(getattr(e, "key", None), (cst.Name, cst.Attribute)) for e in value.elements):
                 add(MapKeys(b.name, resolve=True), "map_keys", b.name)
         elif CONSTANT_NAME.match(b.name) and isinstance(
-            b.value, (cst.Integer, cst.Float, cst.BinaryOperation, cst.UnaryOperation, cst.Call, cst.Name)
+            b.value, (cst.Integer, cst.Float, cst.BinaryOperation, cst.UnaryOperation, cst.Call, cst.Name,
+                      cst.SimpleString)
         ):
             try:
                 items = python.extract(tree, Constant(b.name), path)
             except DriftguardError:
                 continue
             item = items[0]
-            if item.value.kind in (Kind.NUMBER, Kind.DURATION):
+            kinds = (Kind.NUMBER, Kind.DURATION) + ((Kind.STRING, Kind.BOOL) if DEFAULT_NAME.match(b.name) else ())
+            if item.value.kind in kinds:
                 line = item.location.line if item.location and item.location.line else 1
                 scalars.append(CodeScalar(path, b.name, item.value, line, name_stems(b.name)))
     numbers = {s.name: float(s.value.data) for s in scalars if s.value.kind is Kind.NUMBER}
     ordinals = ordinal_names(numbers, groups)
-    return SourceFile(path, tuple(sets), tuple(replace(s, ordinal=s.name in ordinals) for s in scalars))
+    marked = [replace(s, ordinal=s.name in ordinals) for s in scalars]
+    found = reach(tree, path, text, "python", seen)
+    reader = reader_of(path)
+    marked += found.scalars + read_defaults(reader, tree, path, python_params(tree.module))
+    marked += read_options(reader, tree, path, python_keywords(tree.module))
+    return SourceFile(path, tuple(sets + found.sets), tuple(marked))

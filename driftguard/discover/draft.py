@@ -27,11 +27,15 @@ class Draft:
     code_only: tuple[str, ...] = ()
     basis: str = ""
     case_insensitive: bool = False
+    entry: str | None = None  # the entry of a map fact a scalar claim states
+    ignore: tuple[str, ...] = ()  # members left out on both sides: a CLI library's own ``-h, --help``
+    template: str = ""  # the sentence template a scalar draft reads by: a copy on another page may share it
 
     @property
     def claim_key(self) -> tuple[object, ...]:
         """What the rule reads from the document; no two proposals share one."""
-        return (self.doc, self.line, self.claim.renamed({fact: "" for _, fact in self.claim.row_facts}))
+        return (self.doc, self.line, self.claim.renamed({fact: "" for _, fact in self.claim.row_facts}),
+                self.entry)
 
 
 def row_placeholders(labels: list[str]) -> tuple[tuple[str, str], ...]:
@@ -56,6 +60,9 @@ def what_set(fact: CodeSet) -> str:
         "prefix": f"consts named {fact.label}*",
         "suffix": f"consts named *{fact.label}",
         "map_keys": f"keys of {fact.label}",
+        "flags": f"flags of {fact.file}",
+        "env": f"environment variables {fact.file} reads",
+        "fields": f"fields of {fact.label}",
     }.get(fact.origin, fact.label)
 
 

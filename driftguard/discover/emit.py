@@ -11,8 +11,21 @@ quoted only when YAML would otherwise read them differently.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any
 
-from driftguard.config.specs import Constants, MapKeys, StringMethod
+from driftguard.config.specs import (
+    Call,
+    Constant,
+    Constants,
+    Default,
+    Env,
+    Fields,
+    Flags,
+    ListOf,
+    MapKeys,
+    StringMethod,
+)
 from driftguard.discover.draft import describe_fact, short_list
 from driftguard.discover.model import CodeScalar, CodeSet, Discovery, FactRef, Proposal
 
@@ -138,18 +151,57 @@ def _fact(ref: FactRef) -> list[str]:
 
 
 def _selector(fact: CodeScalar | CodeSet) -> list[str]:
-    if isinstance(fact, CodeScalar):
-        return [f"constant: {scalar(fact.name)}"]
+    """The fact's selector as the YAML lines ``driftguard.config`` reads back into it."""
     sel = fact.selector
-    if isinstance(sel, Constants):
-        key, value = ("type", sel.type) if sel.type else ("name", sel.name)
-        return [f"constants: {{{key}: {scalar(str(value))}}}"]
-    if isinstance(sel, StringMethod):
-        return [f"string_method: {scalar(sel.type)}"]
-    assert isinstance(sel, MapKeys)
+    lines = _SELECTORS[type(sel)](sel)
+    if sel.unwrap:
+        lines.append("unwrap: [" + ", ".join(scalar(u) for u in sel.unwrap) + "]")
+    return lines
+
+
+def _constants(sel: Constants) -> list[str]:
+    key, value = ("type", sel.type) if sel.type else ("name", sel.name)
+    return [f"constants: {{{key}: {scalar(str(value))}}}"]
+
+
+def _map_keys(sel: MapKeys) -> list[str]:
     if sel.resolve:
         return [f"map_keys: {{name: {scalar(sel.name)}, resolve: true}}"]
     return [f"map_keys: {scalar(sel.name)}"]
+
+
+def _call(sel: Call) -> list[str]:
+    inside = {"function": sel.function, **({"within": sel.within} if sel.within else {}),
+              **({"where": {f"arg{i}": text for i, text in sel.where}} if sel.where else {}), "arg": sel.arg}
+    return ["call: " + _mapping(inside)]
+
+
+def _written(sel: Constant) -> str:
+    """``NAME`` or ``NAME["key"][0]``: the constant and its key path, as a config writes it."""
+    return sel.name + "".join(f'["{k}"]' if isinstance(k, str) and '"' not in k else f"[{k!r}]"
+                              for k in sel.keys)
+
+
+def _mapping(values: dict[str, Any]) -> str:
+    return "{" + ", ".join(f"{scalar(k)}: {_mapping(v) if isinstance(v, dict) else _flow(v)}"
+                           for k, v in values.items()) + "}"
+
+
+_SELECTORS: dict[type, Callable[[Any], list[str]]] = {
+    Constant: lambda sel: [f"constant: {scalar(_written(sel))}"],
+    Constants: _constants,
+    StringMethod: lambda sel: [f"string_method: {scalar(sel.type)}"],
+    MapKeys: _map_keys,
+    Call: _call,
+    Default: lambda sel: ["default: " + _mapping({"function": sel.function, "param": sel.param})],
+    Flags: lambda sel: ["flags: " + _mapping({**({"within": sel.within} if sel.within else {}),
+                                              **({"defaults": True} if sel.defaults else {})}) if sel.within
+                        or sel.defaults else "flags: true"],
+    Env: lambda sel: ["env: {defaults: true}" if sel.defaults else "env: true"],
+    Fields: lambda sel: ["fields: " + _mapping({"type": sel.type, **({"tag": sel.tag} if sel.tag else {})})],
+    ListOf: lambda sel: [f"list: {scalar(sel.name)}"],
+}
+"""How each selector discover proposes is written."""
 
 
 def _rule(p: Proposal) -> list[str]:
@@ -163,14 +215,25 @@ def _rule(p: Proposal) -> list[str]:
             body.append(f"fact: {scalar(p.facts[0].name)}")
         else:
             body.append("facts: [" + ", ".join(scalar(r.name) for r in p.facts) + "]")
-    body.append(f"doc: {scalar(p.doc)}")
+    body.append(f"doc: {doc_value(p)}")
+    if p.entry is not None:
+        body.append(f"entry: {scalar(p.entry)}")
     for key, value in p.claim.to_config().items():
         body += yaml_entry(key, value)
     if p.direction:
         body.append(f"direction: {p.direction}")
     if p.case_insensitive:
         body.append("case: insensitive")
+    if p.ignore:
+        body.append(f"ignore: {_flow(list(p.ignore))}")
     return lines + [f"    {line}" for line in body]
+
+
+def doc_value(p: Proposal) -> str:
+    """``doc:`` as YAML: the one document, a glob matching exactly its documents, or their list."""
+    if len(p.documents) == 1:
+        return scalar(p.doc)
+    return scalar(p.doc_key) if p.doc_key else _flow(list(p.documents))
 
 
 def yaml_entry(key: str, value: object) -> list[str]:

@@ -20,7 +20,7 @@ PY_MARKERS = (re.compile(r"^# Code generated .* DO NOT EDIT\.$"),
 def is_generated(text: str, lang: str) -> bool:
     """Whether ``text`` (a file of language ``lang``) carries its language's generated-code marker."""
     text = text.removeprefix("\ufeff")
-    if lang == "go":
+    if lang in ("go", "typescript"):  # TypeScript and JavaScript generators follow Go's convention
         return _go_generated(text)
     if lang == "python":
         return _python_generated(text)

@@ -27,8 +27,9 @@ from itertools import chain
 from driftguard.config.specs import PhraseClaim, TableClaim
 from driftguard.discover.draft import PROPOSE_AT, Draft, describe_fact, row_placeholders
 from driftguard.discover.model import CodeScalar, DocFile, QuantityClaim, TableRef, mentioned
+from driftguard.discover.numbers import ATTEMPT
 from driftguard.discover.templates import phrase_for
-from driftguard.discover.words import identifier_words, stem, text_stems, weight
+from driftguard.discover.words import STOPWORDS, identifier_words, stem, text_stems, weight
 from driftguard.model import Kind, Value
 
 
@@ -71,15 +72,17 @@ def score(claim: QuantityClaim, fact: CodeScalar) -> tuple[float, tuple[str, ...
     shared = tuple(s for s in stems if s in claim.stems)
     nearby = tuple(s for s in stems if s not in claim.stems and s in claim.context)
     content = [s for s in shared if weight(s) == 1.0]
-    counts_it = claim.counted in stems if claim.counted else None
-    if not _bindable(claim, fact, verbatim or typed, len(content), bool(counts_it)):
+    counts_it = _counts(claim.counted, stems) if claim.counted else None
+    led = bool(set(content) & _lead(claim, 6))
+    if not _bindable(claim, fact, verbatim or typed, len(content), bool(counts_it), led):
         return 0.0, shared, nearby, verbatim, typed, False
-    evidence = sum(weight(s) for s in shared) + 0.5 * sum(weight(s) for s in nearby)
+    implied = bool(counts_it) and claim.counted not in claim.stems  # "three times": the attempts, unwritten
+    evidence = sum(weight(s) for s in shared) + 0.5 * sum(weight(s) for s in nearby) + (1.0 if implied else 0.0)
     coverage = evidence / sum(weight(s) for s in stems)
-    if counts_it:
+    if counts_it and not implied:
         evidence += 0.5  # "two blocks" for maxLookGateBlocks: the number counts what the name names
     confidence = (1 - (1 - prior(claim.value)) * 0.45 ** evidence) * (0.5 + 0.5 * min(coverage, 1.0))
-    if counts_it is False and not set(content) & _lead(claim):
+    if counts_it is False and not set(content) & _leading_word(claim):
         confidence *= 0.6  # "three phases" is not a count of what maxIdenticalToolCalls names
     if typed:
         confidence = max(confidence, 0.8)
@@ -94,15 +97,49 @@ def _lead(claim: QuantityClaim, words: int = 3) -> frozenset[str]:
     return text_stems(" ".join(claim.text[:claim.start].split()[-words:]))
 
 
-def _bindable(claim: QuantityClaim, fact: CodeScalar, named: bool, content: int, counts: bool) -> bool:
-    """Whether the evidence at hand may bind the claim to the constant at all."""
+def _leading_word(claim: QuantityClaim) -> frozenset[str]:
+    """The stems of the word the number is said of when it counts something else: the last word
+    before it past function words ("burst" in "burst up to 20 requests"; "counts", not "node",
+    in "monitored node-by-node counts as 3 systems")."""
+    for token in reversed(claim.text[:claim.start].split()):
+        stems = frozenset(s for s in text_stems(token) if len(s) > 2)
+        if stems:
+            return stems
+    return frozenset()
+
+
+def _labels(claim: QuantityClaim, fact: CodeScalar) -> bool:
+    """Whether a small number is a label of the noun right before it ("sample 1", "byte 2",
+    "step 2"), not an amount: that noun is a content word the constant's name lacks."""
+    m = re.search(r"([A-Za-z][A-Za-z-]*)\s+$", claim.text[:claim.start])
+    word = m.group(1).lower() if m else ""
+    return bool(word) and word not in STOPWORDS and weight(stem(word)) == 1.0 and stem(word) not in fact.stems
+
+
+def _counts(counted: str, stems: tuple[str, ...]) -> bool:
+    """Whether the noun a number counts is what the constant's name names ("three times" counts
+    the attempts or retries of ``maxInvestigationAttempts``)."""
+    return counted in stems or (counted == ATTEMPT and bool(_RETRIES & set(stems)))
+
+
+_RETRIES = frozenset({stem("retry"), stem("tries"), stem("attempt")})
+
+
+def _bindable(claim: QuantityClaim, fact: CodeScalar, named: bool, content: int, counts: bool, led: bool) -> bool:
+    """Whether the evidence at hand may bind the claim to the constant at all. A number under
+    3 is said of too many things: it binds only when the sentence names the constant or its
+    type, when the number counts what the name names ("at most two replicas" for
+    ``MAX_REPLICAS``), or when the sentence holds two words of the name, one of them among
+    the words leading to the number ("the max retries is set to two"; not "that byte 2" in a
+    sentence about chunk headers). "once", "one of", "if two samples" and "the two shards"
+    are no claims at all (``numbers``)."""
     said = claim.text[claim.start:claim.end]
     number = float(claim.value.data)
     small = claim.value.kind is Kind.NUMBER and not claim.value.unit and number == int(number) and abs(number) < 3
     if fact.ordinal:
         return named and not small and any(c.isdigit() for c in said)
     if small:
-        return named or counts or content >= 2
+        return named or (not _labels(claim, fact) and (counts or (content >= 2 and led)))
     return named or content > 0
 
 
@@ -187,7 +224,7 @@ def phrase_drafts(matches: list[ScalarMatch], docs: dict[str, DocFile]) -> tuple
     and the matches no exact template reads."""
     drafts, unplaced = [], []
     taken: set[tuple[str, int, int]] = set()  # (doc, sentence, value start) read by a template
-    for m in sorted(matches, key=lambda m: (-m.confidence, m.claim.doc, m.claim.line, m.claim.start)):
+    for m in sorted(nearest(matches), key=lambda m: (-m.confidence, m.claim.doc, m.claim.line, m.claim.start)):
         c = m.claim
         if c.kind != "sentence" or (c.doc, c.sentence, c.start) in taken:
             continue
@@ -200,9 +237,36 @@ def phrase_drafts(matches: list[ScalarMatch], docs: dict[str, DocFile]) -> tuple
         evidence = _evidence(m) + [f"template '{template}' reads this sentence"
                                    + (f" and {more} more stating the same value" if more else " only")]
         drafts.append(Draft(PhraseClaim(template=template, section=section), "", c.doc, c.line, [m.fact],
-                            m.confidence, evidence, basis=basis(m)))
+                            m.confidence, evidence, basis=basis(m), template=template))
         taken.update((c.doc, i, at) for i, at in read)
     return drafts, unplaced
+
+
+def nearest(matches: list[ScalarMatch]) -> list[ScalarMatch]:
+    """Of the quantities of one sentence bound to one constant, the one nearest the words of its
+    name: "a seven-day recovery window ...; a separate seven-day grace period" states the grace
+    period once, with its second value."""
+    best: dict[tuple[str, int, str, str], ScalarMatch] = {}
+    for m in matches:
+        if m.claim.kind != "sentence":
+            continue
+        key = (m.claim.doc, m.claim.sentence, m.fact.file, m.fact.name)
+        kept = best.get(key)
+        if kept is None or _distance(m) < _distance(kept):
+            best[key] = m
+    chosen = {id(m) for m in best.values()}
+    return [m for m in matches if m.claim.kind != "sentence" or id(m) in chosen]
+
+
+_WORDS = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+
+
+def _distance(m: ScalarMatch) -> int:
+    """Characters between the quantity and the nearest word of the constant's name in its sentence."""
+    c = m.claim
+    found = [min(abs(w.start() - c.end), abs(c.start - w.end())) for w in _WORDS.finditer(c.text)
+             if text_stems(w.group()) & set(m.fact.stems) and not c.start <= w.start() < c.end]
+    return min(found, default=len(c.text))
 
 
 def rows_drafts(matches: list[ScalarMatch]) -> list[Draft]:

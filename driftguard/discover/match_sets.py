@@ -24,8 +24,12 @@ from driftguard.config.specs import SectionClaim, TableClaim
 from driftguard.discover.draft import PROPOSE_AT, Draft, describe_fact, short_list, what_set
 from driftguard.discover.model import CodeSet, NearMiss, SetClaim, mentioned
 
-ORIGIN_RANK = {"type": 0, "enum": 0, "string_method": 1, "prefix": 2, "suffix": 3, "map_keys": 4}
-PLAIN_ORIGINS = frozenset({"type", "enum", "string_method", "map_keys"})
+ORIGIN_RANK = {"type": 0, "enum": 0, "string_method": 1, "flags": 1, "env": 1, "fields": 1, "prefix": 2, "suffix": 3,
+               "map_keys": 4}
+PLAIN_ORIGINS = frozenset({"type", "enum", "string_method", "map_keys", "fields", "flags"})
+NOT_IN_PROSE = frozenset({"fields"})
+"""Sets a section's code spans never bind to: a record's field names are plain words that
+prose names for other reasons; a table, headings, bullets or a block listing them do."""
 """What a plain-word first column may equal: a declared set of members, not a name group."""
 SHAPES = (
     r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+",
@@ -102,14 +106,16 @@ def match_table(claim: SetClaim, index: SetIndex, mentions: frozenset[str] = fro
     by_case = not exact and len(folded) == n
     if by_case:
         exact = [index.sets[i] for i in index.by_folded.get(folded, ())]
-    if claim.plain:
+    declared = claim.plain or claim.kind != "table"  # plain words, or names a form picked out: declared sets only
+    if declared:
         exact = [s for s in exact if s.origin in PLAIN_ORIGINS]
     if exact:
         best = min(exact, key=lambda s: _rank(s, n, n, mentions))
         return _table_draft(claim, [best], "both", strength(doc), by_case), None
     if claim.plain:
         return None, None
-    counts = {i: c for i, c in index.counts(doc).items() if c >= 2}
+    counts = {i: c for i, c in index.counts(doc).items()
+              if c >= 2 and (not declared or index.sets[i].origin in PLAIN_ORIGINS)}
     if not counts:
         return None, None
     size = {i: len(index.sets[i].value_set) for i in counts}
@@ -156,27 +162,29 @@ def _table_draft(claim: SetClaim, facts: list[CodeSet], direction: str, confiden
     overlap = tuple(v for v in dict.fromkeys(claim.values) if key(v) in code)
     doc_only = tuple(v for v in dict.fromkeys(claim.values) if key(v) not in code)
     code_only = tuple(v for f in facts for v in f.values if key(v) not in doc)
-    assert claim.table is not None
-    where = f"table '{claim.table.title}'" + (f", column '{claim.column}'" if claim.column else "")
+    form = claim.form or TableClaim(table=claim.table.title if claim.table else "", column=claim.column,
+                                    section=claim.table.section if claim.table else None)
+    where = (f"table '{claim.table.title}'" + (f", column '{claim.column}'" if claim.column else "")
+             if claim.kind == "table" and claim.table is not None and claim.form is None else form.describe())
     evidence = [f"{where} at {claim.doc}:{claim.line} lists {len(doc)} values; "
                 f"{len(overlap)} of them are declared in code"]
     evidence += [f"code: {describe_fact(f)} ({len(f.values)} values)" for f in facts]
     evidence.append(f"overlap: {short_list(overlap)}")
     evidence.append(f"only in the document: {short_list(doc_only)}; only in code: {short_list(code_only)}")
     column = "the first column" if claim.column is None else f"column '{claim.column}'"
+    column = column if claim.kind == "table" else where
     sets = " and ".join(what_set(f) for f in facts)
     relation = {"both": "equals", "doc-to-code": "lists part of", "code-to-doc": "lists all of, and more than,"}
     basis = f"{column} {relation[direction]} the {sets}" + (", ignoring case" if by_case else "")
-    assert claim.table is not None
-    form = TableClaim(table=claim.table.title, column=claim.column, section=claim.table.section)
-    subject = claim.table.title if len(facts) > 1 else ""
+    subject = (claim.table.title if claim.table else claim.section or "") if len(facts) > 1 else ""
     return Draft(form, subject, claim.doc, claim.line, list(facts), round(confidence, 3), evidence, direction,
                  overlap=overlap, doc_only=doc_only, code_only=code_only, basis=basis, case_insensitive=by_case)
 
 
 def match_section(claim: SetClaim, index: SetIndex, mentions: frozenset[str] = frozenset()) -> Draft | None:
     doc = set(claim.values)
-    found = sorted(index.overlapping(doc, 1), key=lambda s: not mentioned(s.file, mentions))
+    found = sorted((s for s in index.overlapping(doc, 1) if s.origin not in NOT_IN_PROSE),
+                   key=lambda s: not mentioned(s.file, mentions))
     cover: list[CodeSet] = []
     covered: set[str] = set()
     while len(cover) < MAX_FACTS:

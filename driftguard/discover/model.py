@@ -12,10 +12,26 @@ from functools import cached_property
 from pathlib import Path
 from typing import Union
 
-from driftguard.config.specs import Constant, Constants, Form, MapKeys, StringMethod
+from driftguard.config.specs import (
+    Call,
+    Constant,
+    Constants,
+    Default,
+    Env,
+    Fields,
+    Flags,
+    Form,
+    ListOf,
+    MapKeys,
+    StringMethod,
+)
 from driftguard.model import Value
 
-SetSelector = Union[Constants, StringMethod, MapKeys]
+SetSelector = Union[Constants, StringMethod, MapKeys, Flags, Env, Fields, ListOf]
+ScalarSelector = Union[Constant, Default, Call, Flags, Env]
+"""What a scalar candidate reads: a constant (``NAME`` or ``NAME["key"]``), a parameter's
+default, a call's argument, or one entry (``CodeScalar.entry``) of a map of flags or
+environment variables with their defaults."""
 
 
 @dataclass(frozen=True)
@@ -26,8 +42,9 @@ class CodeSet:
     selector: SetSelector
     values: tuple[str, ...]
     line: int
-    origin: str  # type | enum | string_method | prefix | suffix | map_keys
+    origin: str  # type | enum | string_method | prefix | suffix | map_keys | flags | env | fields | list
     label: str  # the identifier the selector names: a type, a prefix, a map
+    defaults: tuple[tuple[str, Value], ...] = ()  # flags or env: each name's default, where the code gives one
 
     @cached_property
     def value_set(self) -> frozenset[str]:
@@ -45,10 +62,18 @@ class CodeScalar:
     stems: tuple[str, ...]  # the stems of the name's words
     type_name: str = ""  # the declared named type (Go), if any
     ordinal: bool = False  # one of an enum's numbered members (typed consts, a run of prefixed integers)
+    spec: ScalarSelector | None = None  # what reads it, when not the constant ``name``
+    option: str = ""  # the option it is the default of: a parameter, a key, a flag, a variable
+    owner: str = ""  # what holds the option: a function, a class, a defaults object, a program's flags
 
     @property
-    def selector(self) -> Constant:
-        return Constant(self.name)
+    def selector(self) -> ScalarSelector:
+        return self.spec if self.spec is not None else Constant(self.name)
+
+    @property
+    def entry(self) -> str | None:
+        """The entry of a map fact (flags or env with defaults) this scalar is, if it is one."""
+        return self.option if isinstance(self.spec, (Flags, Env)) else None
 
 
 CodeFact = Union[CodeSet, CodeScalar]
@@ -68,7 +93,7 @@ class SetClaim:
     """A candidate set claim: a table column of code spans, or a section's code spans."""
 
     doc: str
-    kind: str  # table | section
+    kind: str  # table | section | headings | items | block
     values: tuple[str, ...]
     line: int
     table: TableRef | None = None
@@ -76,6 +101,9 @@ class SetClaim:
     section: str | None = None  # for a section claim: its heading
     section_spans: tuple[str, ...] = ()  # every code span a section claim reads (subsections, tables)
     plain: bool = False  # a first column of plain words, not code spans
+    form: Form | None = None  # the claim form that reads exactly these values (headings, items, blocks, flags)
+    defaults: tuple[tuple[str, str], ...] = ()  # a table's key -> the cell of its Default column
+    default_column: str | None = None
 
 
 @dataclass(frozen=True)
@@ -98,6 +126,8 @@ class QuantityClaim:
     label: str = ""  # the row label (first cell)
     section: str | None = None  # the innermost addressable section heading
     counted: str = ""  # the stem of the noun a bare number counts ("two blocks" -> block)
+    option: str = ""  # a stated default: the option its section heading, row or sentence names
+    item: str = ""  # a stated default named by its bullet: the bullet's first code span, as written
 
 
 @dataclass(frozen=True)
@@ -133,6 +163,7 @@ class DocFile:
     sentences: tuple[SentenceText, ...]  # sentences a phrase template could match
     sections: tuple[SectionSpan, ...]
     mentions: frozenset[str] = frozenset()  # code spans naming a source file: `internal/x/fsm.go`
+    title: str = ""  # the first heading of level 1, or the front matter's title
 
 
 def mentioned(file: str, mentions: frozenset[str]) -> bool:
@@ -174,6 +205,17 @@ class Proposal:
     code_only: tuple[str, ...] = ()  # in the facts, not claimed
     basis: str = ""  # which evidence bound it: "the sentence names X", "the column equals ..."
     case_insensitive: bool = False
+    entry: str | None = None  # ``entry:``: the one entry of a map fact the scalar claim states
+    ignore: tuple[str, ...] = ()  # ``ignore:``: members left out on both sides
+    docs: tuple[str, ...] = ()  # every document the rule reads, when near-duplicates collapsed into it
+    doc_key: str = ""  # how ``doc:`` names them: a glob matching exactly those documents, or "" for a list
+    tier: int = 1  # where its document ranks (``documents.tier``): about the code first, dated records last
+    template: str = ""  # the sentence template a scalar proposal reads by (``Draft.template``)
+
+    @property
+    def documents(self) -> tuple[str, ...]:
+        """The documents the rule is judged on: one, or every near-duplicate's."""
+        return self.docs or (self.doc,)
 
 
 @dataclass(frozen=True)
@@ -192,6 +234,7 @@ class Stats:
     files: int = 0
     go_files: int = 0
     python_files: int = 0
+    typescript_files: int = 0
     markdown_files: int = 0
     bytes: int = 0
     seconds: float = 0.0
@@ -199,6 +242,7 @@ class Stats:
     skipped: list[Skipped] = field(default_factory=list)
     unscanned: dict[str, int] = field(default_factory=dict)  # files of languages discover reads nothing from
     generated: list[str] = field(default_factory=list)  # generated files, recognised and not read
+    history: list[str] = field(default_factory=list)  # changelogs, release notes, history pages: never read
     phases: dict[str, float] = field(default_factory=dict)  # seconds per step: walk, scan, match, prove
 
 

@@ -17,21 +17,42 @@ from pathlib import Path
 from typing import Union
 
 from driftguard import languages
+from driftguard.discover.documents import is_history
 from driftguard.discover.generated import is_generated
 from driftguard.discover.model import GENERATED, DocFile, Skipped, SourceFile
 from driftguard.model import DriftguardError
 
 EXCLUDED_DIRS = frozenset({
     "vendor", "node_modules", "testdata", "fixtures", "__pycache__", "site-packages", "dist", "build",
-    "venv", "env", "third_party",
+    "venv", "env", "third_party", "mock", "mocks", "fakes", "testutil", "testutils",
 })
 """Folders never scanned (besides hidden ones such as ``.git``): vendored code, Go
-``testdata`` and test fixtures, build output and virtual environments."""
+``testdata``, test fixtures, mocks and test helpers (a mock's sample data equals a number of
+the documents by chance), build output and virtual environments."""
 
-DOCUMENT_SUFFIXES = (".md", ".markdown")
-SCANNED = ("go", "python")
+DOCUMENT_SUFFIXES = (".md", ".markdown", ".rst", ".rest")
+SCANNED = ("go", "python", "typescript")
 """The languages (``Language.name``, lower case) discover proposes rules from; files of
 the other languages ``driftguard.languages`` lists are counted, not read."""
+OTHER_LANGUAGES = {
+    "rust": "Rust", "java": "Java", "kotlin": "Kotlin", "ruby": "Ruby", "c": "C", "c++": "C++", "c#": "C#",
+    "php": "PHP", "swift": "Swift", "scala": "Scala",
+}
+"""Source languages no reader of driftguard has (a ``query`` fact reads some by hand),
+counted so the summary can say what discover did not read."""
+_OTHER_SUFFIXES = {
+    ".rs": "rust", ".java": "java", ".kt": "kotlin", ".rb": "ruby", ".c": "c", ".h": "c", ".cc": "c++",
+    ".cpp": "c++", ".hpp": "c++", ".cs": "c#", ".php": "php", ".swift": "swift", ".scala": "scala",
+}
+
+
+def unread_reason(tag: str) -> str:
+    """Why discover read no file of the language ``tag``, for the summary."""
+    if tag in OTHER_LANGUAGES:
+        return f"driftguard has no {OTHER_LANGUAGES[tag]} reader (a `query:` fact reads one by hand)"
+    return "discover has no candidate scanner for it (facts of it can be written by hand)"
+BUILT_SUFFIXES = (".d.ts", ".d.mts", ".d.cts", ".min.js", ".min.mjs", ".bundle.js")
+"""TypeScript declaration files and built bundles: generated, never read."""
 MAX_FILE_SIZE = 2 * 1024 * 1024
 SERIAL_BELOW = 256 * 1024  # bytes: smaller trees are scanned in this process when jobs is automatic
 
@@ -48,9 +69,11 @@ def file_kind(name: str) -> tuple[str, bool] | None:
 
 
 def walk(root: Path, excluded: Iterable[str] = EXCLUDED_DIRS, max_size: int = MAX_FILE_SIZE,
-         unscanned: dict[str, int] | None = None) -> tuple[list[tuple[str, str, int]], list[Skipped]]:
+         unscanned: dict[str, int] | None = None, *, include: tuple[str, ...] = (),
+         history: list[str] | None = None) -> tuple[list[tuple[str, str, int]], list[Skipped]]:
     """``(relpath, language, size)`` of every file to scan, sorted, and the files refused;
-    ``unscanned`` counts, by language, the files of languages discover does not read."""
+    ``unscanned`` counts, by language, the files of languages discover does not read, and
+    ``history`` gathers the changelogs and release notes left out (``include`` keeps those it names)."""
     skip_dirs = frozenset(excluded)
     real_root = root.resolve()
     files: list[tuple[str, str, int]] = []
@@ -64,7 +87,12 @@ def walk(root: Path, excluded: Iterable[str] = EXCLUDED_DIRS, max_size: int = MA
                          and not d.endswith(".egg-info"))
         for name in names:
             kind = file_kind(name)
-            if kind is None or kind[1]:
+            if kind is None:
+                other = _OTHER_SUFFIXES.get(os.path.splitext(name)[1].lower())
+                if other is not None and unscanned is not None:
+                    unscanned[other] = unscanned.get(other, 0) + 1
+                continue
+            if kind[1]:
                 continue
             lang = kind[0]
             if lang != "markdown" and lang not in SCANNED:
@@ -73,6 +101,10 @@ def walk(root: Path, excluded: Iterable[str] = EXCLUDED_DIRS, max_size: int = MA
                 continue
             full = os.path.join(folder, name)
             rel = Path(os.path.relpath(full, real_root)).as_posix()
+            if lang == "markdown" and is_history(rel, include):
+                if history is not None:
+                    history.append(rel)
+                continue
             if os.path.islink(full):
                 try:
                     target = Path(os.path.realpath(full, strict=True))
@@ -110,7 +142,7 @@ def scan_file(root: str, rel: str, lang: str) -> Result:
         return Skipped(rel, "not UTF-8")
     if "\x00" in text:
         return Skipped(rel, "holds NUL bytes")
-    if is_generated(text, lang):
+    if is_generated(text, lang) or (lang == "typescript" and rel.endswith(BUILT_SUFFIXES)):
         return Skipped(rel, GENERATED)
     try:
         if lang == "go":
@@ -119,6 +151,9 @@ def scan_file(root: str, rel: str, lang: str) -> Result:
         if lang == "python":
             from driftguard.discover.candidates_py import scan_python
             return scan_python(rel, text)
+        if lang == "typescript":
+            from driftguard.discover.candidates_ts import scan_typescript
+            return scan_typescript(rel, text)
         from driftguard.discover.candidates_md import scan_markdown
         return scan_markdown(rel, text)
     except DriftguardError as exc:

@@ -43,16 +43,22 @@ def prove(root: Path, proposals: list[Proposal], limit: int | None = None,
         batch = proposals[at:at + size]
         at += len(batch)
         by_id = {p.id: p for p in batch}
-        for report in run_selftest(to_config(root, batch)).rules:
-            proposal = by_id[report.rule.id]
-            if not report.clean:
-                proof.dropped.append((proposal, report.problems[0] if report.problems else "does not pass"))
-            elif report.can_fail:
+        reports: dict[str, list[RuleSelftest]] = {}
+        for report in run_selftest(to_config(root, batch)).rules:  # a rule over many documents: one per document
+            reports.setdefault(report.rule.id, []).append(report)
+        for rule_id, found in reports.items():
+            proposal = by_id[rule_id]
+            dirty = next((r for r in found if not r.clean), None)
+            verdicts = {o.verdict for r in found for o in r.outcomes}
+            can_fail = Verdict.CAUGHT in verdicts and Verdict.MISSED not in verdicts
+            if dirty is not None:
+                proof.dropped.append((proposal, dirty.problems[0] if dirty.problems else "does not pass"))
+            elif can_fail:
                 proof.kept.append(proposal)
             else:
-                proof.unproven.append((proposal, why_not(report)))
+                proof.unproven.append((proposal, why_not(next((r for r in found if not r.can_fail), found[0]))))
             if progress is not None:
-                progress(f"{'proved' if report.clean and report.can_fail else 'not proven'} {proposal.id}")
+                progress(f"{'proved' if dirty is None and can_fail else 'not proven'} {proposal.id}")
     if limit is not None and len(proof.kept) > limit:
         proof.left = len(proof.kept) - limit
         del proof.kept[limit:]

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from driftguard import languages
 from driftguard.discover.draft import describe_fact, short_list
-from driftguard.discover.model import Discovery
+from driftguard.discover.model import Discovery, Skipped
+from driftguard.discover.parallel import OTHER_LANGUAGES, file_kind, unread_reason
 
 TOP = 10
+
+
+def _language(tag: str) -> str:
+    return next((lang.name for lang in languages.LANGUAGES if lang.name.lower() == tag), OTHER_LANGUAGES.get(tag, tag))
 
 
 def render_summary(discovery: Discovery) -> str:
@@ -18,6 +23,7 @@ def render_summary(discovery: Discovery) -> str:
     by_kind = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())) or "none"
     lines = [
         f"driftguard discover: scanned {s.files} files ({s.go_files} Go, {s.python_files} Python, "
+        f"{s.typescript_files} TypeScript, "
         f"{s.markdown_files} markdown; {s.bytes / 1024:.1f} KB) in {s.seconds:.2f} s with {s.jobs} "
         f"process{'es' if s.jobs != 1 else ''}",
         f"candidates: {len(discovery.code_sets)} code sets and {len(discovery.code_scalars)} scalar constants; "
@@ -32,12 +38,13 @@ def render_summary(discovery: Discovery) -> str:
     if discovery.more:
         lines.append(f"{discovery.more} more candidates not shown (at most {discovery.limit} rules by default); "
                      "--all proves and lists every one")
-    top = sorted(discovery.proposals, key=lambda p: (-p.confidence, p.doc, p.line))[:TOP]
+    top = list(discovery.proposals[:TOP])  # best first, as ranked
     if top:
         lines.append("top proposals:")
     for p in top:
         facts = "; ".join(describe_fact(r.fact) for r in p.facts[:3]) + (" ..." if len(p.facts) > 3 else "")
-        lines.append(f"  {p.confidence:.2f}  {p.id}  {p.doc}:{p.line}  {p.claim.describe()}  <->  {facts}")
+        more = f" (and {len(p.documents) - 1} more: {p.doc_key or 'listed'})" if len(p.documents) > 1 else ""
+        lines.append(f"  {p.confidence:.2f}  {p.id}  {p.doc}:{p.line}{more}  {p.claim.describe()}  <->  {facts}")
         if p.claim.labelled:
             lines.append("        rows: " + ", ".join(f"{label} -> {name}" for label, name in p.claim.row_facts))
         elif not p.claim.scalar:
@@ -54,10 +61,25 @@ def render_summary(discovery: Discovery) -> str:
     for p, why in discovery.suggestions[:TOP]:
         lines.append(f"  suggestion  {p.id}  {p.doc}:{p.line}: cannot be shown to fail ({why})")
     for tag, count in sorted(s.unscanned.items()):
-        shown = next((lang.name for lang in languages.LANGUAGES if lang.name.lower() == tag), tag)
-        lines.append(f"  skipped {count} {shown} files: discover proposes no rules from {shown} yet")
+        lines.append(f"  skipped {count} {_language(tag)} files: {unread_reason(tag)}")
+    if s.history:
+        lines.append(f"  left out {len(s.history)} changelogs, release notes and history pages "
+                     f"(e.g. {short_list(s.history, 3)}): they record the past; --include GLOB reads one")
+    for tag, refused in sorted(_unreadable(discovery).items()):
+        lines.append(f"  could not read {len(refused)} {_language(tag)} files (e.g. {refused[0].path}: "
+                     f"{refused[0].reason})")
     for skipped in s.skipped[:TOP]:
         lines.append(f"  skipped  {skipped.path}: {skipped.reason}")
     if len(s.skipped) > TOP:
         lines.append(f"  skipped  ... and {len(s.skipped) - TOP} more")
     return "\n".join(lines) + "\n"
+
+
+def _unreadable(discovery: Discovery) -> dict[str, list[Skipped]]:
+    """The files that could not be read, by language (a folder that cannot be listed has none)."""
+    out: dict[str, list[Skipped]] = {}
+    for skipped in discovery.stats.skipped:
+        kind = None if skipped.path.endswith("/") else file_kind(skipped.path.rsplit("/", 1)[-1])
+        if kind is not None:
+            out.setdefault(kind[0], []).append(skipped)
+    return out

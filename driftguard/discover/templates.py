@@ -121,17 +121,85 @@ def _run(template: str, texts: tuple, indices: list[int], claim: QuantityClaim, 
         return []
     read = []
     for i in sorted(indices):
-        m = regex.search(texts[i].text)
-        if m is None:
-            continue
-        if i == claim.sentence:
-            if (m.start("value"), m.end("value")) != (claim.start, claim.end):
-                return []
-        else:
+        for m in regex.finditer(texts[i].text):  # the engine reads every match, so each must agree
+            if i == claim.sentence and (m.start("value"), m.end("value")) == (claim.start, claim.end):
+                read.append((i, m.start("value")))
+                continue
             try:
                 if not parse_quantity(m.group("value")).same(value):
                     return []
             except QuantityError:
                 return []
-        read.append((i, m.start("value")))
+            read.append((i, m.start("value")))
     return read if (claim.sentence, claim.start) in read else []
+
+
+def reads_value(doc: DocFile, template: str, section: str | None, value: Value) -> bool:
+    """Whether ``template`` (in ``section``, when given) reads at least one sentence of
+    ``doc``, and every one it reads states ``value``: the test for one rule over two documents."""
+    texts = doc.sentences
+    if section is not None:
+        scope = next((s for s in doc.sections if s.title == section and s.addressable), None)
+        if scope is None:
+            return False
+        texts = tuple(t for t in texts if scope.body_start <= t.offset < scope.end)
+    lead, _, tail = template.partition("{value}")
+    low_lead, low_tail = lead.lower(), tail.lower()
+    candidates = [t for t in texts if low_lead in t.text.lower() and low_tail in t.text.lower()]
+    if not candidates:
+        return False
+    try:
+        regex = template_regex(template)
+    except DriftguardError:
+        return False
+    read = 0
+    for sentence in candidates:
+        for m in regex.finditer(sentence.text):
+            try:
+                if not parse_quantity(m.group("value")).same(value):
+                    return False
+            except QuantityError:
+                return False
+            read += 1
+    return read > 0
+
+
+def option_template(doc: DocFile, claim: QuantityClaim) -> tuple[str, str | None] | None:
+    """A template that reads exactly the stated default of ``claim`` and nothing else in its
+    scope (its option's section, else the whole document), by literal checks alone: the
+    words before ``{value}`` occur once in the sentence, right before the value, and no
+    other sentence of the scope holds both literals. Values of every kind (a code span's
+    text, a word) are read so; the engine then proves the template."""
+    texts = doc.sentences
+    if claim.item:  # the bullet naming the option scopes the template: its words before the value do
+        template = next((t for t in candidates(claim) if t.partition("{value}")[0].strip()), None)
+        return (_unopened(template), claim.section) if template else None
+    scopes: list[str | None] = [claim.section] if claim.section is not None else []
+    scopes.append(None)
+    own = texts[claim.sentence].text.lower()
+    for title in scopes:
+        indices = list(range(len(texts)))
+        if title is not None:
+            scope = next((s for s in doc.sections if s.title == title and s.addressable), None)
+            if scope is None:
+                continue
+            indices = [i for i in indices if scope.body_start <= texts[i].offset < scope.end]
+        for template in candidates(claim):
+            lead, _, tail = template.partition("{value}")
+            low_lead, low_tail = lead.lower(), tail.lower()
+            if not lead.strip() or own.count(low_lead) != 1 or own.find(low_lead) + len(lead) != claim.start:
+                continue
+            if any(i != claim.sentence and low_lead in texts[i].text.lower() and low_tail in texts[i].text.lower()
+                   for i in indices):
+                continue
+            return template, title
+    return None
+
+
+def _unopened(template: str) -> str:
+    """``template`` without an opening bracket its words do not close: "(Default {value}" reads
+    as "Default {value}" and reads the same values."""
+    lead, _, tail = template.partition("{value}")
+    if lead[:1] in "([" and lead[:1] and ")]"["([".index(lead[0])] not in lead + tail:
+        return lead[1:] + "{value}" + tail
+    return template

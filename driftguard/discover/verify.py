@@ -22,6 +22,7 @@ def to_config(root: Path, proposals: Iterable[Proposal]) -> Config:
             facts.setdefault(ref.name, FactSpec(ref.name, ref.fact.file, ref.fact.selector, 0))
         names = tuple(name for _, name in p.claim.row_facts) or tuple(r.name for r in p.facts)
         direction = Direction(p.direction) if p.direction else Direction.BOTH
-        rules.append(Rule(p.id, tuple(dict.fromkeys(names)), p.doc, p.claim, direction, 0,
-                          case_insensitive=p.case_insensitive))
+        claim = p.claim.for_map() if any(r.fact.selector.map for r in p.facts) and p.entry is None else p.claim
+        rules += [Rule(p.id, tuple(dict.fromkeys(names)), doc, claim, direction, 0, doc_pattern=p.doc_key,
+                       case_insensitive=p.case_insensitive, entry=p.entry, ignore=p.ignore) for doc in p.documents]
     return Config(path=root / CONFIG_NAME, root=root, facts=facts, rules=tuple(rules))

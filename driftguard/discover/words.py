@@ -103,6 +103,16 @@ _DOUBLED = re.compile(r"([b-df-hj-np-tv-z])\1(ing|ed)$")
 stands for the single-consonant stem an identifier uses (``dialTimeout``)."""
 
 
+def compound_stems(text: str) -> frozenset[str]:
+    """The stems of each pair of adjacent words written as one: "in flight" also stands for the
+    ``inflight`` of ``maxInflightTasks``, "look up" for ``lookup``."""
+    words = [w.lower() for w in _WORD.findall(text)]
+    return frozenset(stem(a + b) for a, b in zip(words, words[1:]) if len(a) > 1 and len(b) > 2)
+
+
+_WORD = re.compile(r"[A-Za-z]+")
+
+
 def identifiers_in(text: str) -> frozenset[str]:
     """Tokens of ``text`` shaped like code identifiers (holding ``_`` or an inner capital)."""
     return frozenset(t for t in IDENTIFIER.findall(text)

@@ -33,6 +33,7 @@ from driftguard.documents.scope import Scope, gone, line_list, not_found, scope_
 from driftguard.documents.snippets import snippet_claim
 from driftguard.model import AmbiguousClaim, Claim, ClaimNotFound, Item, Location, PatternError, Value
 from driftguard.quantities import QUANTITY_PATTERN, find_quantities, read_value
+from driftguard.quantities.grammar import SEARCH
 from driftguard.user_regex import Compiled, compile_user_regex, group_each
 
 
@@ -223,9 +224,10 @@ def _phrase_claim(doc: Document, form: PhraseClaim) -> Claim:
     head, tail = _around(form.template)
     items = []
     for sentence in within(doc.sentences, scope, lambda s: s.span[0]):
-        found = [(a, b) for a, b in _quantities(sentence.text)
-                 if head.search(sentence.text, 0, a) and tail.match(sentence.text, b)]
-        found += _code_values(doc, sentence, head, tail, found)
+        heads = _head_ends(head, sentence.text)
+        found = [(a, end) for a, b in _quantities(sentence.text) if heads is None or a in heads
+                 for end in [_value_end(sentence.text, a, b, tail)] if end is not None]
+        found += _code_values(doc, sentence, heads, tail, found)
         for start, end in sorted(found):  # every occurrence is a claim, not only the first
             span = sentence.doc_span(start, end)
             where = Location(doc.path, doc.line_of(span[0]))
@@ -248,16 +250,35 @@ def _quantities(text: str) -> tuple[tuple[int, int], ...]:
     return tuple((a, b) for a, b, _ in find_quantities(text))
 
 
+def _value_end(text: str, start: int, end: int, tail: re.Pattern[str]) -> int | None:
+    """Where the value read at ``start`` ends so that the template's tail follows it: the
+    whole quantity, else its longest leading part that is a quantity on its own, as in
+    'retried {value} times' over "retried 3 times", where the quantity read is "3 times"."""
+    if tail.match(text, end):
+        return end
+    for cut in range(end - 1, start, -1):
+        if not text[cut - 1].isspace() and tail.match(text, cut) and SEARCH.fullmatch(text, start, cut):
+            return cut
+    return None
+
+
 @functools.lru_cache(maxsize=4096)
-def _around(template: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """The template's text before ``{value}`` (matched up to a quantity's start) and after it."""
+def _around(template: str) -> tuple[re.Pattern[str] | None, re.Pattern[str]]:
+    """The template's text before ``{value}`` (None when there is none) and after it."""
     before, marker, after = template.partition("{value}")
     if not marker:
         raise PatternError(f"the phrase template {template!r} has no {{value}}")
-    return re.compile(f"{_lead(before)}{_literal(before)}\\Z"), re.compile(f"{_literal(after)}{_trail(after)}")
+    head = re.compile(f"(?=({_lead(before)}{_literal(before)}))") if before else None
+    return head, re.compile(f"{_literal(after)}{_trail(after)}")
 
 
-def _code_values(doc: Document, sentence: Sentence, head: re.Pattern[str], tail: re.Pattern[str],
+def _head_ends(head: re.Pattern[str] | None, text: str) -> frozenset[int] | None:
+    """Every offset of ``text`` the template's text before ``{value}`` ends at, found in one
+    pass (overlaps included), so each quantity is checked in constant time; None: any."""
+    return None if head is None else frozenset(m.end(1) for m in head.finditer(text))
+
+
+def _code_values(doc: Document, sentence: Sentence, heads: frozenset[int] | None, tail: re.Pattern[str],
                  taken: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """Where a code span stands at ``{value}`` in ``sentence``: "Defaults to `data/`"."""
     out = []
@@ -268,7 +289,7 @@ def _code_values(doc: Document, sentence: Sentence, head: re.Pattern[str], tail:
         if at is None or any(a <= at < b for a, b in taken):
             continue
         end = at + len(code.text)
-        if head.search(sentence.text, 0, at) and tail.match(sentence.text, end):
+        if (heads is None or at in heads) and tail.match(sentence.text, end):
             out.append((at, end))
     return out
 

@@ -34,7 +34,12 @@ _FILE_NAME = re.compile(r"[\w.-]+\.[A-Za-z0-9]{1,8}")
 def shape_evidence(shape: Shape, declared: frozenset[str], repository: Repository) -> str | None:
     """Why ``shape`` names this repository's code by its shape alone, or None."""
     if shape.kind == "call":
-        return "it is written as a call"
+        head, dot, _ = shape.name.partition(".")
+        if not dot:
+            return "it is written as a call"
+        if head in declared or instance_of(head, declared):
+            return f"it is written as a call on `{head}`, of a type or package of the code"
+        return None
     if shape.kind == "dotted":
         head = shape.name.split(".", 1)[0]
         if head in declared:
@@ -50,18 +55,29 @@ def shape_evidence(shape: Shape, declared: frozenset[str], repository: Repositor
     return None
 
 
+def instance_of(head: str, declared: frozenset[str]) -> bool:
+    """Whether ``head`` reads as an instance of a declared type: ``response`` of ``Response``,
+    ``environment`` of ``DevEnvironment``."""
+    low = head.lower()
+    return head[:1].islower() and any(t[:1].isupper() and t.lower().endswith(low) for t in declared)
+
+
 def declared_heads(names: Iterable[str], repository: Repository) -> frozenset[str]:
-    """What a dotted name's first part may be to count as the code's own: the types and
-    other names the symbols define (``Client`` of ``Client.send``), and the repository's
-    packages and modules (folders holding source files, source file stems)."""
-    heads = {n.split(".", 1)[0] for n in names if n}
-    sources = set(languages.extensions())
+    """What a dotted name's first part may be to count as the code's own: a type the
+    symbols define members of (``Client`` of ``Client.send``), and the packages and
+    modules of the repository's files as each language names them (a Go file's folder,
+    a Python file's folders and stem; a TypeScript file's path names nothing)."""
+    heads = {head for n in names for head, dot, _ in [n.partition(".")] if dot}
     for file in repository.files:
+        lang = languages.language_of(file)
+        if lang is None or not lang.modules:
+            continue
         *folders, name = file.split("/")
-        stem, suffix = posixpath.splitext(name)
-        if suffix.lower() in sources:
-            heads.add(stem)
+        if lang.modules == "path":
+            heads.add(posixpath.splitext(name)[0])
             heads.update(folders)
+        elif folders:
+            heads.add(folders[-1])
     return frozenset(h for h in heads if h.isidentifier())
 
 

@@ -23,7 +23,7 @@ from driftguard.config.loader import Rule
 from driftguard.config.specs import ReferencesClaim
 from driftguard.documents.model import Document
 from driftguard.documents.references import EXTENSIONS, LOCATED, Shape, shape_of
-from driftguard.judging.evidence import shape_evidence
+from driftguard.judging.evidence import instance_of, shape_evidence
 from driftguard.judging.history import Removal
 from driftguard.judging.repository import Repository
 from driftguard.judging.symbol_index import Index, enough_shared, words
@@ -85,7 +85,7 @@ def judge_references(rule: Rule, source: str, claim: Claim, index: Index, contex
                                    f"{_closest_path(shape.name, context.repository)}"))
             continue
         found = index.symbol(shape.name) or index.literal(shape.name)
-        if found is None and (shape.name in context.documented() or text in context.documented()):
+        if found is None and _documented(shape, text, context):
             continue
         if found is None and form.repository:
             if repo_names is None:
@@ -105,6 +105,20 @@ def judge_references(rule: Rule, source: str, claim: Claim, index: Index, contex
     reported, skipped = _with_evidence(form, unresolved, context)
     findings += [_finding(rule, item, message + _hint(shape, index, context)) for item, shape, message in reported]
     return Judged(sorted(findings, key=lambda f: (f.doc.line or 0) if f.doc else 0), skipped)
+
+
+def _documented(shape: Shape, text: str, context: Context) -> bool:
+    """Whether the documents define ``text``, or (for a dotted name whose first part is
+    neither a type or package of the code nor an instance of such a type) the option it
+    sits under: ``oxc.include`` under a heading `oxc`, ``build.rolldownOptions.output.intro``
+    under `build.rolldownOptions`."""
+    documented = context.documented()
+    if shape.name in documented or text in documented:
+        return True
+    parts = shape.name.split(".")
+    if len(parts) < 2 or parts[0] in context.declared or instance_of(parts[0], context.declared):
+        return False
+    return any(".".join(parts[:n]) in documented for n in range(1, len(parts)))
 
 
 def _with_evidence(form: ReferencesClaim, unresolved: list[tuple[Item, Shape, str]],

@@ -13,13 +13,18 @@ from hypothesis import strategies as st
 from driftguard.config.loader import load_config
 from driftguard.config.specs import (
     CLAIM_KEYS,
+    BlockClaim,
     Form,
+    HeadingsClaim,
+    ItemsClaim,
     LinksClaim,
     MentionsClaim,
     PhraseClaim,
     ReferencesClaim,
     SectionClaim,
+    SnippetClaim,
     TableClaim,
+    TextClaim,
 )
 from driftguard.discover.emit import yaml_entry
 from tests.helpers import write_tree
@@ -69,6 +74,17 @@ EXAMPLES = [
     ReferencesClaim(),
     ReferencesClaim(bare=True, ignore=("^NET_",), repository=False),
     LinksClaim(),
+    TextClaim(regex=r"retention of (\d+ days)"),
+    TextClaim(regex=r"`(\w+)=", section="Settings", blocks=True),
+    TextClaim(regex=r"at most (\d+)", one=True),
+    HeadingsClaim(level=3, match="^`([^`]+)`"),
+    HeadingsClaim(section="Options"),
+    ItemsClaim(),
+    ItemsClaim(match="^(\\w+)", section="Levels"),
+    BlockClaim(lang="yaml", path="global.scrape_timeout"),
+    BlockClaim(lang="yaml", keys="global", section="Configuration"),
+    BlockClaim(lang="sh", flags=True),
+    SnippetClaim(),
 ]
 
 

@@ -214,6 +214,19 @@ def test_phrase_gives_one_item_per_matching_sentence_and_ignores_code_blocks():
     assert_spans_exact(d, claim)
 
 
+
+@pytest.mark.parametrize(("template", "text", "stated"), [
+    ("retried {value} times", "A call is retried 3 times.", "3"),
+    ("limit is {value} percent", "The limit is 75 percent of the pool.", "75"),
+    ("{value} times per run", "Up to 4 times per run.", "4"),
+    ("up to {value} per run", "Up to 4 times per run.", "4 times"),
+    ("waits {value} before", "It waits 5 minutes before a retry.", "5 minutes"),
+])
+def test_phrase_reads_the_value_the_template_words_leave_after_it(template, text, stated):
+    d = parse_document("docs/d.md", f"# D\n\n{text}\n")
+    (item,) = read_claim(d, PhraseClaim(template)).items
+    assert d.text[item.span[0]:item.span[1]] == stated and item.location.line == 3
+
 def test_phrase_absent_is_not_found():
     with pytest.raises(ClaimNotFound, match="no sentence matches 'capped at {value}'"):
         read_claim(doc(), PhraseClaim("capped at {value}"))

@@ -96,7 +96,7 @@ def test_json_format_shape(repo: Path, capsys: pytest.CaptureFixture[str]) -> No
     code, out, _ = run_cli(capsys, "check", "--format", "json")
     data = json.loads(out)
     assert code == 1 and data["ok"] is False
-    assert data["summary"] == {"rules": 3, "passed": 2, "failed": 1, "errors": 0}
+    assert data["summary"] == {"rules": 3, "passed": 2, "failed": 1, "errors": 0, "known": 0}
     assert [r["id"] for r in data["rules"]] == ["states", "ttl", "other"]
     assert [r["status"] for r in data["rules"]] == ["fail", "pass", "pass"]
     (finding,) = data["findings"]

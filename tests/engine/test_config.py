@@ -97,7 +97,7 @@ BAD_CONFIGS = [
     ("version: 1\nrules:\n  - {id: r, fact: nope, doc: d.md, table: T}\n", 3, ["unknown fact 'nope'"]),
     ("version: 1\nfacts:\n  a: {file: x.py, constant: A}\nrules:\n  - {id: r, fact: a, doc: d.md, table: T}\n",
      5, ["needs a set fact"]),
-    ("version: 1\nfacts:\n  a: {file: x.py, constants: {type: T}}\nrules:\n  - {id: r, fact: a, doc: d.md, phrase: 'x {value}'}\n",
+    ("version: 1\nfacts:\n  a: {file: x.py, constants: {type: T}}\nrules:\n  - {id: r, fact: a, doc: d.md, text: 'x (\\d+)', scalar: true}\n",
      5, ["needs a scalar fact"]),
     ("version: 1\nfacts:\n  a: {file: x.py, constants: {type: T}}\nrules:\n  - {id: r, fact: a, doc: d.md, table: T}\n"
      "  - {id: r, fact: a, doc: d.md, table: T}\n", 6, ["duplicate rule id 'r'"]),

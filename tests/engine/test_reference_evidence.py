@@ -7,14 +7,13 @@ it added; nothing outside the root is read; driftguard's own reports keep nothin
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from driftguard.cli import main
-from tests.helpers import check, write_tree
+from tests.helpers import check, commit_all, new_repo, write_tree
 
 CODE = """\
 MAX_TURNS = 8
@@ -59,19 +58,6 @@ def _tree(root: Path, code: str = CODE, doc: str = DOC, config: str = CONFIG) ->
                              "driftguard.yaml": config})
 
 
-def _git(root: Path, *args: str) -> str:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid", "GIT_COMMITTER_NAME": "t",
-           "GIT_COMMITTER_EMAIL": "t@example.invalid", "GIT_AUTHOR_DATE": "2026-04-02T10:00:00",
-           "GIT_COMMITTER_DATE": "2026-04-02T10:00:00"}
-    return subprocess.run(["git", *args], cwd=root, env=env, capture_output=True, text=True, check=True).stdout
-
-
-def _commit(root: Path, message: str) -> str:
-    _git(root, "add", "-A")
-    _git(root, "commit", "-qm", message)
-    return _git(root, "rev-parse", "--short", "HEAD").strip()
-
-
 def test_spans_with_no_evidence_are_not_reported_and_strict_reports_them(tmp_path, capsys):
     root = _tree(tmp_path)
     code, out = check(capsys, root)
@@ -102,11 +88,11 @@ def test_a_span_shaped_as_this_repositorys_code_is_reported(tmp_path, capsys, sp
 
 def test_a_name_the_code_held_when_the_line_was_written_is_reported_with_its_rename(tmp_path, capsys):
     root = _tree(tmp_path)
-    _git(root, "init", "-q")
-    _commit(root, "First")
+    new_repo(root)
+    commit_all(root, "First")
     (root / "src/app/core.py").write_text(CODE.replace("MAX_TURNS", "MAX_TURN_LIMIT").replace("load_file",
                                                                                             "load_config_file"))
-    renamed = _commit(root, "Rename loader")
+    renamed = commit_all(root, "Rename loader")
     code, out = check(capsys, root)
     assert code == 1
     assert (f"docs/guide.md:3: refs: `MAX_TURNS` names nothing in the symbols of `code` or elsewhere in the "
@@ -117,14 +103,14 @@ def test_a_name_the_code_held_when_the_line_was_written_is_reported_with_its_ren
 
 def test_a_deleted_name_says_the_commit_and_a_moved_file_names_its_new_place(tmp_path, capsys):
     root = _tree(tmp_path, doc=DOC + "\nThe loader lives in `src/app/core.py`.\n")
-    _git(root, "init", "-q")
-    _commit(root, "First")
+    new_repo(root)
+    commit_all(root, "First")
     (root / "src/app/core.py").write_text(CODE.replace("MAX_TURNS = 8\n", ""))
-    deleted = _commit(root, "Drop the turn cap")
+    deleted = commit_all(root, "Drop the turn cap")
     (root / "src/app/core.py").rename(root / "src/app/engine.py")
     (root / "src/lib").mkdir()
     (root / "src/app/engine.py").rename(root / "src/lib/core.py")
-    _commit(root, "Move the core")
+    commit_all(root, "Move the core")
     code, out = check(capsys, root)
     assert code == 1
     assert f"`MAX_TURNS` names nothing in the symbols of `code` or elsewhere in the repository; removed in {deleted}" \
@@ -135,10 +121,10 @@ def test_a_deleted_name_says_the_commit_and_a_moved_file_names_its_new_place(tmp
 
 def test_a_warm_run_asks_git_nothing(tmp_path, capsys, monkeypatch):
     root = _tree(tmp_path)
-    _git(root, "init", "-q")
-    _commit(root, "First")
+    new_repo(root)
+    commit_all(root, "First")
     (root / "src/app/core.py").write_text(CODE.replace("MAX_TURNS", "MAX_TURN_LIMIT"))
-    _commit(root, "Rename")
+    commit_all(root, "Rename")
     first = check(capsys, root)
     calls: list[list[str]] = []
     real = subprocess.run
@@ -208,3 +194,39 @@ def test_a_warm_run_reads_no_repository_file_and_a_change_rereads_its_folder(tmp
     code, out = check(capsys, root)
     assert sorted(read) == ["deploy/compose.yml", "deploy/notes.txt"]
     assert "`NET_RAW`" in out and "`NET_RAW`" not in first[1]
+
+
+TS_CODE = """\
+export class Response {
+  iterBytes(): void {}
+}
+
+export function build(): void {}
+"""
+
+TS_CONFIG = CONFIG.replace("'src/**/*.py'", "'src/**/*.ts'")
+
+TS_OPTIONS = "# Options\n\n## oxc\n\nTransforms.\n\n## build.rolldownOptions\n\nPassed on.\n"
+
+
+@pytest.mark.parametrize(("span", "reported"), [
+    ("`response.iterContent()`", True),  # a call on an instance of the code's type Response
+    ("`Response.iterContent`", True),  # a member of a type the code declares
+    ("`event.preventDefault()`", False),  # a call on something the code declares no type of
+    ("`build.target`", False),  # build.ts is a module file, but a TypeScript path names no namespace
+    ("`oxc.include`", False),  # an option under a heading the documents define
+    ("`build.rolldownOptions.output.intro`", False),
+])
+def test_typescript_evidence_and_documented_options(tmp_path, capsys, span, reported):
+    root = write_tree(tmp_path, {"src/build.ts": TS_CODE, "docs/guide.md": f"# Guide\n\nCall {span} here.\n",
+                                 "docs/options.md": TS_OPTIONS, "driftguard.yaml": TS_CONFIG})
+    code, out = check(capsys, root)
+    assert (code, f"docs/guide.md:3: refs: {span} names nothing" in out) == ((1, True) if reported else (0, False)), out
+
+
+def test_an_option_under_a_documented_heading_still_fails_when_its_head_is_a_code_type(tmp_path, capsys):
+    options = TS_OPTIONS + "\n## Response\n\nWhat a request gives back.\n"
+    root = write_tree(tmp_path, {"src/build.ts": TS_CODE, "docs/guide.md": "# Guide\n\nCall `Response.gone` here.\n",
+                                 "docs/options.md": options, "driftguard.yaml": TS_CONFIG})
+    code, out = check(capsys, root)
+    assert code == 1 and "docs/guide.md:3: refs: `Response.gone` names nothing" in out, out

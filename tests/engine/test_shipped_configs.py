@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import ROOT, SharedTree, check, edit, own
+from tests.helpers import ROOT, SharedTree, check, commit_all, edit, new_repo, own
 
 PULSE = ROOT / "tests" / "fixtures" / "pulse"
 PULSE_CONFIG = "examples/pulse/driftguard.yaml"
@@ -134,6 +134,7 @@ def test_pulse_config_runs_with_root(capsys: pytest.CaptureFixture[str]) -> None
 def test_pulse_config_catches_drift(
     pulse: Path, capsys: pytest.CaptureFixture[str], file: str, old: str, new: str, doc: str, value: str,
 ) -> None:
+    commit_all(new_repo(pulse), "As checked out")  # a bare renamed name is reported on git's evidence
     edit(pulse / file, old, new, count=-1)
     code, out = check(capsys, pulse, config=PULSE_CONFIG)
     assert code == 1, out

@@ -91,7 +91,7 @@ DRIFTS = [
      ("module-kinds", "missing-in-doc", ":deep", API, 34)),
     (f"{NODE}/constants.ts", "export const DEFAULT_PREVIEW_PORT = 4173",
      "export const DEFAULT_PREVIEW_PORT = 4173\nexport const DEFAULT_HMR_PORT = 24678",
-     ("ports", "missing-in-doc", "24678", SERVER, None)),
+     ("ports", "missing-in-doc", "24678", SERVER, 1)),
     # map_keys, list, fields, classes, cases
     (f"{NODE}/config.ts", "  appType: 'spa',", "  appType: 'spa',\n  cacheDir: '.vite',",
      ("config-keys", "missing-in-doc", "cacheDir", SHARED, 43)),
@@ -143,7 +143,7 @@ def test_drift_in_each_shape_is_a_finding_naming_document_line_and_value(
     rule, kind, value, doc, line = expected
     found = [f for f in findings(result) if f[:4] == (rule, kind, value, doc)]
     assert found, findings(result)
-    assert found[0][4] == line  # None: a `mentions` rule reads the whole document
+    assert found[0][4] == line  # 1: a `mentions` finding names the document's first heading
     assert result.exit_code == 1
 
 
@@ -177,7 +177,7 @@ def test_check_prints_each_drift_as_a_documented_line(shapes: Path, capsys: pyte
     assert capsys.readouterr().out.splitlines() == [
         f"{SERVER}:12: dev-port: the sentence 'Default: {{value}}' says '5173' (number 5173) but the code has "
         f"`5174` (number 5174); the document should say '5174' (source: {NODE}/constants.ts:33)",
-        f"{SERVER}: ports: `5174` is declared in code but missing from the document (source: {NODE}/constants.ts:33)",
+        f"{SERVER}:1: ports: `5174` is declared in code but missing from the document (source: {NODE}/constants.ts:33)",
         f"{CLI}:25: release-flags: `push` is declared in code but missing from section 'Release script' "
         "(source: tools/release.js:12)",
         f"{CLI}:28: release-flags: `git` is stated in section 'Release script' but not declared in code "

@@ -106,7 +106,7 @@ def test_thousands_of_nested_quotes_never_pass_a_claim_they_bury(repo, write, cl
     _tree(write, repo, ">" * 5_000 + " The limit is 5 requests.\n")
     run = cli(repo, "check")
     assert run.code == 1
-    assert "docs/limits.md: limit: the document no longer states it" in run.out
+    assert "docs/limits.md:1: limit: the document no longer states it" in run.out
 
 
 def test_checking_nested_quotes_does_work_linear_in_their_depth(repo, write, cli):

@@ -23,7 +23,7 @@ def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "docs/a.md").write_text("# D\n\nSee `Y_NAME` and `Z_GONE`.\n", encoding="utf-8")
     (tmp_path / "driftguard.yaml").write_text(
         "version: 1\nfacts:\n  s: {file: m.py, symbols: true}\n"
-        "rules:\n  - {id: r, fact: s, doc: docs/a.md, references: {repository: false}}\n", encoding="utf-8")
+        "rules:\n  - {id: r, fact: s, doc: docs/a.md, references: {repository: false, strict: true}}\n", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("DRIFTGUARD_NO_CACHE", "1")
     return tmp_path

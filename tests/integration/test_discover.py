@@ -34,6 +34,7 @@ from driftguard.discover.templates import candidates
 from driftguard.discover.words import identifier_words, stem
 from driftguard.judging.engine import Engine
 from driftguard.model import ConfigError, Status
+from tests.helpers import edit, judge, run_cli
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "tests" / "fixtures"
@@ -182,11 +183,11 @@ def test_pulse_rules_catch_drift(pulse: Path) -> None:
     """The proposed rules are real guards: a fifth state and a changed threshold fail them."""
     emit(pulse)
     fsm = pulse / "internal/ai/chat/fsm.go"
-    fsm.write_text(fsm.read_text().replace('StateVerifying SessionState = "VERIFYING"',
-                                           'StateVerifying SessionState = "VERIFYING"\n\tStateDone SessionState = "DONE"'))
+    edit(fsm, 'StateVerifying SessionState = "VERIFYING"',
+         'StateVerifying SessionState = "VERIFYING"\n\tStateDone SessionState = "DONE"')
     signals = pulse / SIGNALS
-    signals.write_text(signals.read_text().replace("= 75.0", "= 80.0", 1))
-    result = Engine(load_config(pulse / "driftguard.yaml")).run()
+    edit(signals, "= 75.0", "= 80.0")
+    result = judge(pulse)
     values = {(f.doc.path if f.doc else None, f.value) for f in result.findings}
     assert (SAFETY, "DONE") in values
     assert any(f.doc and f.doc.path == PATROL and f.kind.kind == "value-mismatch" and f.value == "75%"
@@ -354,18 +355,20 @@ def test_summary_reports_counts_overlap_and_missing(pulse: Path) -> None:
     found = discover(pulse)
     summary = render_summary(found)
     go = sum(1 for p in pulse.rglob("*.go") if not p.name.endswith("_test.go"))
-    assert f"scanned {found.stats.files} files ({go} Go, 0 Python, 3 markdown" in summary
+    ts = sum(1 for p in pulse.rglob("*") if p.suffix in (".ts", ".tsx"))  # read since issue 23
+    assert f"scanned {found.stats.files} files ({go} Go, 0 Python, {ts} TypeScript, 3 markdown" in summary
     assert f"proposals: {len(found.proposals)} rules" in summary
     assert "session-state" in summary and "overlap 4: RESOLVING, READING, WRITING, VERIFYING" in summary
     assert "missing in code: internal/agentcapabilities/errors.go" in summary  # what the regex leaves out
-    assert found.stats.bytes == sum(p.stat().st_size for p in pulse.rglob("*") if p.suffix in (".go", ".md"))
+    assert found.stats.bytes == sum(p.stat().st_size for p in pulse.rglob("*")
+                                    if p.suffix in (".go", ".md", ".ts", ".tsx"))
     assert found.stats.seconds > 0
 
 
 def test_drifted_table_is_a_near_miss_not_a_rule(pulse: Path) -> None:
     """A table that already disagrees with its code cannot be a passing rule: it is reported."""
     safety = pulse / SAFETY
-    safety.write_text(safety.read_text().replace("| `WRITING` |", "| `WRITTEN` |"))
+    edit(safety, "| `WRITING` |", "| `WRITTEN` |")
     found = discover(pulse)
     assert not any(isinstance(p.claim, TableClaim) and p.claim.table == "State" for p in found.proposals)
     miss = next(m for m in found.near_misses if m.claim.table and m.claim.table.title == "State")
@@ -378,6 +381,7 @@ def test_skips_vendored_unreadable_and_oversized_files(tree) -> None:
     root = tree({
         "a.go": 'package a\n\ntype Mode string\n\nconst (\n\tModeOn Mode = "on"\n\tModeOff Mode = "off"\n)\n',
         "vendor/b/b.go": 'package b\n\ntype Mode string\n\nconst (\n\tX Mode = "x"\n\tY Mode = "y"\n)\n',
+        "internal/mocks/m.go": 'package mocks\n\ntype Kind string\n\nconst (\n\tA Kind = "a"\n\tB Kind = "b"\n)\n',
         "node_modules/c/README.md": "# c\n",
         ".git/d.md": "# d\n",
         "bad.md": b"\xff\xfe not utf-8",
@@ -401,13 +405,11 @@ def test_empty_tree_gives_a_config_that_check_refuses_rather_than_passes(tree, t
 
 
 def test_the_command_writes_nothing_when_it_has_no_rule_to_propose(tree, capsys) -> None:
-    from driftguard.cli import main
-
     root = tree({"README.md": "# Nothing here\n\nJust prose with 3 numbers.\n"})
     out = root / "proposed.yaml"
-    assert main(["discover", "--root", str(root), "--output", str(out)]) == 0
-    assert not out.exists()
-    assert "no rule to propose; nothing written" in capsys.readouterr().err
+    code, _, err = run_cli(capsys, "discover", "--root", str(root), "--output", str(out))
+    assert code == 0 and not out.exists()
+    assert "no rule to propose; nothing written" in err
 
 
 # -- the pieces ------------------------------------------------------------------
@@ -470,13 +472,12 @@ def test_rows_and_phrase_round_trip_through_the_engine(tree) -> None:
     phrase = next(p for p in found.proposals if isinstance(p.claim, PhraseClaim))
     assert phrase.claim.template == "at most {value}" and phrase.facts[0].fact.name == "MAX_JOB_RETRIES"
     (root / "driftguard.yaml").write_text(render_config(found), encoding="utf-8")
-    config = load_config(root / "driftguard.yaml")
-    assert {type(r.claim) for r in config.rules} == {TableClaim, PhraseClaim}
-    assert Engine(config).run().ok
+    assert {type(r.claim) for r in load_config(root / "driftguard.yaml").rules} == {TableClaim, PhraseClaim}
+    assert judge(root).ok
     # and the rule fails when the document drifts
     doc = root / "docs/jobs.md"
-    doc.write_text(doc.read_text().replace("five times", "six times"))
-    result = Engine(load_config(root / "driftguard.yaml")).run()
+    edit(doc, "five times", "six times")
+    result = judge(root)
     assert [f.kind.kind for f in result.findings] == ["value-mismatch"]
 
 
@@ -520,7 +521,7 @@ def test_tables_with_the_same_title_are_addressed_by_section(tree) -> None:
     tables = {p.facts[0].fact.label: p.claim for p in found.proposals if isinstance(p.claim, TableClaim)}
     assert tables["Alpha"].section == "Alpha" and tables["Beta"].section == "Beta"  # never the first silently
     (root / "driftguard.yaml").write_text(render_config(found), encoding="utf-8")
-    assert Engine(load_config(root / "driftguard.yaml")).run().ok
+    assert judge(root).ok
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")

@@ -19,7 +19,12 @@ from driftguard.discover import discover, render_config
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "tests" / "fixtures"
-NAMES = ("discover_orders", "discover_billing", "discover_gateway")
+NAMES = ("discover_orders", "discover_billing", "discover_gateway", "discover_relay", "discover_fetchkit",
+         "discover_devkit")
+NEW = NAMES[3:]
+"""Issue 23's fixtures: a Go server (kingpin flags, a YAML configuration reference), a Python
+library (keyword-argument defaults, an environment table), a TypeScript tool (a VitePress
+options reference)."""
 
 
 @pytest.fixture(scope="module")
@@ -41,6 +46,12 @@ def test_every_labelled_coupling_is_found_and_nothing_else_is_proposed(precision
     assert figures.missing == () and figures.false == (), (figures.missing, figures.false)
     assert (figures.precision, figures.recall) == (1.0, 1.0)
     assert figures.rules <= 20
+
+
+@pytest.mark.parametrize("name", NEW)
+def test_each_service_shaped_fixture_gets_ten_proposals_or_more(precision_script, name: str) -> None:
+    figures = precision_script.measure(name)
+    assert figures.rules >= 10 and figures.precision >= 0.8 and figures.recall >= 0.7
 
 
 def test_the_labels_name_real_places(precision_script) -> None:

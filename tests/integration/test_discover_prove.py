@@ -11,8 +11,8 @@ import yaml
 from driftguard.config.loader import load_config
 from driftguard.discover import LIMIT, discover, render_config
 from driftguard.discover.prove import prove
-from driftguard.judging.engine import Engine
 from driftguard.selftest import run_selftest
+from tests.helpers import edit, judge, run_cli
 
 ERRORS_GO = 'package e\n\nconst (\n\tErrNotFound = "not_found"\n\tErrBadInput = "bad_input"\n\tErrTimeout = "timed_out"\n)\n'
 ERRORS_DOC = ("# Errors\n\n## Codes\n\nA lookup answers `not_found`, a parse `bad_input`, a slow upstream "
@@ -105,21 +105,18 @@ def test_a_proposal_that_fails_on_the_tree_is_dropped_with_the_engines_reason(tr
 def test_every_emitted_rule_passes_and_catches_a_new_document_value(tree) -> None:
     root = tree({"e/errors.go": ERRORS_GO, "docs/errors.md": ERRORS_DOC})
     (root / "driftguard.yaml").write_text(render_config(discover(root)), encoding="utf-8")
-    assert Engine(load_config(root / "driftguard.yaml")).run().ok
+    assert judge(root).ok
     doc = root / "docs/errors.md"
-    doc.write_text(doc.read_text().replace("`timed_out`.", "`timed_out` or `rate_limited`."))
-    findings = Engine(load_config(root / "driftguard.yaml")).run().findings
+    edit(doc, "`timed_out`.", "`timed_out` or `rate_limited`.")
+    findings = judge(root).findings
     assert [(f.kind.kind, f.value) for f in findings] == [("missing-in-code", "rate_limited")]
     assert re.search(r"rate_limited", findings[0].message)
 
 
 def test_the_all_flag_writes_every_proposal_from_the_command_line(tree, capsys) -> None:
-    from driftguard.cli import main
-
     root = _limits_tree(tree, LIMIT + 3)
-    assert main(["discover", "--root", str(root), "--jobs", "1"]) == 0
-    default = capsys.readouterr().out
-    assert main(["discover", "--root", str(root), "--jobs", "1", "--all"]) == 0
-    everything = capsys.readouterr().out
-    count = [len(re.findall(r"^  - id: ", out, re.M)) for out in (default, everything)]
+    default = run_cli(capsys, "discover", "--root", str(root), "--jobs", "1")
+    everything = run_cli(capsys, "discover", "--root", str(root), "--jobs", "1", "--all")
+    assert (default.code, everything.code) == (0, 0)
+    count = [len(re.findall(r"^  - id: ", out, re.M)) for out in (default.out, everything.out)]
     assert count == [LIMIT, LIMIT + 3]

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.helpers import write_tree
+from tests.helpers import commit_all, git, new_repo, write_tree
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -59,25 +59,6 @@ PROJECT = {
             SHUT = "SHUT"
     """,
 }
-
-
-def git(cwd: Path, *args: str) -> str:
-    done = subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True)
-    return done.stdout
-
-
-def new_repo(path: Path) -> Path:
-    path.mkdir(parents=True, exist_ok=True)
-    git(path, "init", "-q")
-    git(path, "config", "user.name", "driftguard test")
-    git(path, "config", "user.email", "test@example.invalid")
-    git(path, "config", "commit.gpgsign", "false")
-    return path
-
-
-def commit_all(repo: Path, message: str) -> None:
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", message)
 
 
 def snapshot_of_this_repository(tree: Path) -> Path:

@@ -324,6 +324,32 @@ def test_config_error_is_a_collection_error(pytester: pytest.Pytester) -> None:
     assert "Traceback" not in out and "CollectError" not in out
 
 
+@pytest.mark.parametrize(("line", "expected"), [
+    ("max_file_size: 1" + "0" * 30, "max_file_size: expected a number of bytes"),
+    ("max_file_size: " + "9" * 5000, "cannot be read (Exceeds the limit"),
+    ('root: "\\0"', "root: expected a folder"),
+])
+def test_a_hostile_config_value_is_a_collection_error_at_its_line(pytester: pytest.Pytester, line: str,
+                                                                  expected: str) -> None:
+    project(pytester, config=CONFIG.replace("version: 1\n", f"version: 1\n{line}\n"))
+    result = pytester.runpytest("--driftguard")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.assert_outcomes(errors=1)
+    out = result.stdout.str()
+    error = next(text for text in out.splitlines() if text.startswith("driftguard.yaml:2: "))
+    assert expected in error, out
+    assert "Traceback" not in out
+
+
+def test_a_reversed_glob_range_is_a_collection_error_at_its_line(pytester: pytest.Pytester) -> None:
+    bad = CONFIG.replace("{file: src/fsm.py, constant: LIMIT}", "{file: 'src/[z-a].py', constant: LIMIT}")
+    project(pytester, config=bad)
+    result = pytester.runpytest("--driftguard")
+    result.assert_outcomes(errors=1)
+    out = result.stdout.str()
+    assert f"driftguard.yaml:{config_line('[z-a]', bad)}:" in out and "bad character range" in out, out
+    assert "Traceback" not in out
+
 def test_config_error_is_reported_when_added_after_the_walk(pytester: pytest.Pytester) -> None:
     project(pytester, config="version: 1\nrules: [\n")
     pytester.makeini("[pytest]\ntestpaths = tests\ndriftguard = true\n")
