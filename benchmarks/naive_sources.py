@@ -63,6 +63,8 @@ def read_fact(text: str, spec: dict[str, Any], go: bool) -> list[Value]:
         return _map_keys(code, sel, go, lookup)
     if "call" in spec:
         return [_call(code, spec["call"], go, lookup)]
+    if "list" in spec:
+        return _list(code, spec["list"], lookup)
     raise Unsupported(", ".join(k for k in spec if k != "file"))
 
 
@@ -196,6 +198,15 @@ def _py_lookup(code: str) -> Callable[[str], str | None]:
 
 
 # -- maps and calls ---------------------------------------------------------------
+
+def _list(code: str, name: str, lookup: Callable[[str], str | None]) -> list[Value]:
+    """The elements of the list or tuple literal bound to ``name``, as a hand-written test reads them."""
+    m = re.search(rf"^[ \t]*{re.escape(name)}[ \t]*(?::[^=\n]+)?=[ \t]*([(\[])", code, re.M)
+    if not m:
+        raise Missing(name)
+    pair = "()" if m.group(1) == "(" else "[]"
+    return [_eval(part, lookup) for part in _split_top(_balanced(code, m.start(1), pair))]
+
 
 def _map_keys(code: str, sel: dict[str, Any], go: bool, lookup: Callable[[str], str | None]) -> list[Value]:
     name = re.escape(sel["name"])
