@@ -85,8 +85,9 @@ def judge_references(rule: Rule, source: str, claim: Claim, index: Index, contex
                                    f"{_closest_path(shape.name, context.repository)}"))
             continue
         found = index.symbol(shape.name) or index.literal(shape.name)
-        if found is None and _documented(shape, text, context):
-            continue
+        if found is None and form.strict and _documented(shape, text, context) \
+                and not shape_evidence(shape, context.declared, context.repository):
+            continue  # without strict, evidence alone decides: a span that documents itself proves nothing
         if found is None and form.repository:
             if repo_names is None:
                 repo_names = context.repository.names(context.outside)

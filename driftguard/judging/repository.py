@@ -42,9 +42,9 @@ DOCUMENTATION = (".md", ".markdown", ".mdown", ".mkd", ".mdx", ".rst", ".adoc", 
 
 _NAMES = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 _OWN_OUTPUT = re.compile(rb'"name":\s*"driftguard"|<meta name="generator" content="driftguard|'
-                         rb'\A\{\s*"ok":\s*(?:true|false),\s*"version":')
+                         rb'\A\{\s*"ok":\s*(?:true|false),\s*"version":|\A\{\s*"driftguard_baseline":')
 """What driftguard's own reports say near their top (SARIF, the JSON format, the coverage
-page): a name they quote never keeps a reference alive."""
+page, the baseline): a name they quote never keeps a reference alive."""
 
 
 def repository_files(root: Path) -> list[str]:
@@ -75,7 +75,7 @@ def _git_files(root: Path) -> list[str] | None:
 
 
 def own_output(data: bytes) -> bool:
-    """Whether ``data`` is a report driftguard wrote (SARIF, JSON, the coverage page)."""
+    """Whether ``data`` is a report driftguard wrote (SARIF, JSON, the coverage page, a baseline)."""
     return bool(_OWN_OUTPUT.search(data[:4096]))
 
 

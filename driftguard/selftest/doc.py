@@ -310,9 +310,11 @@ def rename_reference(text: str, items: Iterable[Item], evident: bool = False) ->
     ``evident``, a bare name becomes a call, a shape a ``references`` rule reports
     without history: the rename must be one the rule can see."""
     tag = "gone" + hashlib.sha256(text.encode()).hexdigest()[:10]
-    for item in items:
-        if item.span is None:
-            continue
+    spanned = [item for item in items if item.span is not None]
+    if evident:  # a dotted name keeps its first part, which may be no package or type of the code
+        spanned.sort(key=lambda item: "." in str(item.value.data).partition("(")[0])
+    for item in spanned:
+        assert item.span is not None
         start, end = item.span
         old = text[start:end]
         head, paren, args = old.partition("(")

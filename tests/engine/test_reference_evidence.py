@@ -160,6 +160,12 @@ def test_driftguards_own_reports_keep_no_stale_name_alive(tmp_path, capsys):
         capsys.readouterr()
     assert "MAX_TURNS" in (root / "driftguard.sarif").read_text()
     json.loads((root / "report.json").read_text())
+    (root / "driftguard.yaml").write_text(CONFIG.replace("references: true", "references: {strict: true}")
+                                          + "baseline: known.json\n")
+    assert main(["baseline", "--update", "--config", str(root / "driftguard.yaml")]) == 0
+    assert "MAX_TURNS" in (root / "known.json").read_text()
+    (root / "driftguard.yaml").write_text(CONFIG.replace("references: true", "references: {strict: true}"))
+    capsys.readouterr()
     code, out = check(capsys, root)
     assert code == 1 and "`MAX_TURNS` names nothing" in out
 
@@ -230,3 +236,10 @@ def test_an_option_under_a_documented_heading_still_fails_when_its_head_is_a_cod
                                  "docs/options.md": options, "driftguard.yaml": TS_CONFIG})
     code, out = check(capsys, root)
     assert code == 1 and "docs/guide.md:3: refs: `Response.gone` names nothing" in out, out
+
+
+def test_a_call_a_bullet_names_is_judged_though_the_bullet_defines_it(tmp_path, capsys):
+    doc = "# API\n\n* `load_file()`\n* `close()`\n"
+    code, out = check(capsys, _tree(tmp_path, doc=doc))
+    assert code == 1 and "docs/guide.md:4: refs: `close()` names nothing" in out, out
+    assert "load_file" not in out
