@@ -140,7 +140,6 @@ def _child(config: str, root: str | None) -> None:
         clock.wrap(python_tree.PyTree, "_index_positions", "Python: positions (codegen pass)")
         clock.wrap(python, "extract", "Python: extract facts")
     clock.wrap(documents, "parse_document", "markdown: parse document")
-    clock.wrap(claims, "template_regex", "claims: compile phrase regex")
     clock.wrap(claims, "read_claim", "claims: read claim")
     for name in ("compare_set", "compare_scalar", "compare_rows"):
         clock.wrap(engine, name, "compare")

@@ -2,7 +2,7 @@
 
 A template is cut from the sentence at whitespace, a few words before and after
 the quantity. It is accepted when, run the way ``check`` runs it
-(``driftguard.documents.claims.template_regex`` over every sentence of the document),
+(``driftguard.documents.claims.phrase_reads`` over every sentence of the document),
 it reads exactly this quantity from this sentence and nothing else, or at most
 other sentences stating the same value; otherwise it is lengthened, and as a
 last resort restricted to the quantity's section.
@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from driftguard.discover.model import DocFile, QuantityClaim
-from driftguard.documents.claims import template_regex
+from driftguard.documents.claims import phrase_reads
 from driftguard.model import DriftguardError, Value
 from driftguard.quantities import QuantityError, parse_quantity
 
@@ -115,22 +115,23 @@ def _judge(template: str, texts: tuple, lows: list[str], indices: list[int], cla
 
 def _run(template: str, texts: tuple, indices: list[int], claim: QuantityClaim, value: Value
          ) -> list[tuple[int, int]]:
-    try:
-        regex = template_regex(template)
-    except DriftguardError:
-        return []
     read = []
     for i in sorted(indices):
-        for m in regex.finditer(texts[i].text):  # the engine reads every match, so each must agree
-            if i == claim.sentence and (m.start("value"), m.end("value")) == (claim.start, claim.end):
-                read.append((i, m.start("value")))
+        text = texts[i].text
+        try:
+            spans = phrase_reads(template, text)
+        except DriftguardError:
+            return []
+        for start, end in spans:  # the engine reads every match, so each must agree
+            if i == claim.sentence and (start, end) == (claim.start, claim.end):
+                read.append((i, start))
                 continue
             try:
-                if not parse_quantity(m.group("value")).same(value):
+                if not parse_quantity(text[start:end]).same(value):
                     return []
             except QuantityError:
                 return []
-            read.append((i, m.start("value")))
+            read.append((i, start))
     return read if (claim.sentence, claim.start) in read else []
 
 
@@ -148,15 +149,15 @@ def reads_value(doc: DocFile, template: str, section: str | None, value: Value) 
     candidates = [t for t in texts if low_lead in t.text.lower() and low_tail in t.text.lower()]
     if not candidates:
         return False
-    try:
-        regex = template_regex(template)
-    except DriftguardError:
-        return False
     read = 0
     for sentence in candidates:
-        for m in regex.finditer(sentence.text):
+        try:
+            spans = phrase_reads(template, sentence.text)
+        except DriftguardError:
+            return False
+        for start, end in spans:
             try:
-                if not parse_quantity(m.group("value")).same(value):
+                if not parse_quantity(sentence.text[start:end]).same(value):
                     return False
             except QuantityError:
                 return False

@@ -32,7 +32,7 @@ from driftguard.documents.model import Cell, Document, Row, Sentence, Table, fol
 from driftguard.documents.scope import Scope, gone, line_list, not_found, scope_of, top_line, within
 from driftguard.documents.snippets import snippet_claim
 from driftguard.model import AmbiguousClaim, Claim, ClaimNotFound, Item, Location, PatternError, Value
-from driftguard.quantities import QUANTITY_PATTERN, find_quantities, read_value
+from driftguard.quantities import find_quantities, read_value
 from driftguard.quantities.grammar import SEARCH
 from driftguard.user_regex import Compiled, compile_user_regex, group_each
 
@@ -225,8 +225,7 @@ def _phrase_claim(doc: Document, form: PhraseClaim) -> Claim:
     items = []
     for sentence in within(doc.sentences, scope, lambda s: s.span[0]):
         heads = _head_ends(head, sentence.text)
-        found = [(a, end) for a, b in _quantities(sentence.text) if heads is None or a in heads
-                 for end in [_value_end(sentence.text, a, b, tail)] if end is not None]
+        found = _reads(sentence.text, heads, tail)
         found += _code_values(doc, sentence, heads, tail, found)
         for start, end in sorted(found):  # every occurrence is a claim, not only the first
             span = sentence.doc_span(start, end)
@@ -241,6 +240,19 @@ def _phrase_claim(doc: Document, form: PhraseClaim) -> Claim:
         raise not_found(doc, what, scope)
     first = items[0].location
     return Claim(tuple(items), first if first is not None else Location(doc.path))
+
+
+def phrase_reads(template: str, text: str) -> list[tuple[int, int]]:
+    """Where ``template`` reads a quantity in the plain sentence ``text``, as ``check``
+    reads it (the spans of each value, in order); a template without ``{value}`` is a
+    ``PatternError``."""
+    head, tail = _around(template)
+    return _reads(text, _head_ends(head, text), tail)
+
+
+def _reads(text: str, heads: frozenset[int] | None, tail: re.Pattern[str]) -> list[tuple[int, int]]:
+    return [(a, end) for a, b in _quantities(text) if heads is None or a in heads
+            for end in [_value_end(text, a, b, tail)] if end is not None]
 
 
 @functools.lru_cache(maxsize=65536)
@@ -302,16 +314,6 @@ def _plain_offset(sentence: Sentence, text: str, span: tuple[int, int]) -> int |
             return at
         at = sentence.text.find(text, at + 1)
     return None
-
-
-@functools.lru_cache(maxsize=4096)
-def template_regex(template: str) -> re.Pattern[str]:
-    """``template`` as a regex: literal text (case-insensitive, any whitespace run matching
-    any other) around ``{value}``, a quantity captured as the group ``value``."""
-    before, marker, after = template.partition("{value}")
-    if not marker:
-        raise PatternError(f"the phrase template {template!r} has no {{value}}")
-    return re.compile(f"{_lead(before)}{_literal(before)}(?P<value>{QUANTITY_PATTERN}){_literal(after)}{_trail(after)}")
 
 
 def _lead(before: str) -> str:

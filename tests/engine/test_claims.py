@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from driftguard.config.specs import MentionsClaim, PhraseClaim, SectionClaim, TableClaim
-from driftguard.documents.claims import read_claim, template_regex
+from driftguard.documents.claims import phrase_reads, read_claim
 from driftguard.documents.matches import list_items
 from driftguard.documents.reader import Document, parse_document
 from driftguard.model import AmbiguousClaim, Claim, ClaimNotFound, Kind, Location, PatternError
@@ -236,12 +236,11 @@ def test_phrase_absent_is_not_found():
 
 
 def test_phrase_literals_are_whole_words():
-    regex = template_regex("after {value}")
-    assert regex.search("thereafter ten minutes") is None
-    assert regex.search("and after ten minutes.").group("value") == "ten minutes"
-    assert template_regex("{value} by default").search("one hour by defaults") is None
+    assert phrase_reads("after {value}", "thereafter ten minutes") == []
+    assert phrase_reads("after {value}", "and after ten minutes.") == [(10, 21)]  # "ten minutes"
+    assert phrase_reads("{value} by default", "one hour by defaults") == []
     with pytest.raises(PatternError):
-        template_regex("no placeholder")
+        phrase_reads("no placeholder", "ten minutes")
 
 
 def test_phrase_value_in_a_list_item_and_a_code_span():
