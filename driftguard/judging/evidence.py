@@ -27,6 +27,7 @@ from driftguard import languages
 from driftguard.documents.model import Document
 from driftguard.documents.references import EXTENSIONS, Shape
 from driftguard.judging.repository import Repository
+from driftguard.judging.symbol_index import typed_as
 
 _FILE_NAME = re.compile(r"[\w.-]+\.[A-Za-z0-9]{1,8}")
 
@@ -58,8 +59,7 @@ def shape_evidence(shape: Shape, declared: frozenset[str], repository: Repositor
 def instance_of(head: str, declared: frozenset[str]) -> bool:
     """Whether ``head`` reads as an instance of a declared type: ``response`` of ``Response``,
     ``environment`` of ``DevEnvironment``."""
-    low = head.lower()
-    return head[:1].islower() and any(t[:1].isupper() and t.lower().endswith(low) for t in declared)
+    return head[:1].islower() and any(t[:1].isupper() and typed_as(t, head) for t in declared)
 
 
 def declared_heads(names: Iterable[str], repository: Repository) -> frozenset[str]:

@@ -33,6 +33,12 @@ def enough_shared(wanted: list[str], have: list[str]) -> bool:
     return shared >= (len(set(wanted)) if len(set(wanted)) <= 2 else len(set(wanted)) - 1)
 
 
+def typed_as(type_name: str, instance: str) -> bool:
+    """Whether ``instance`` reads as a value of type ``type_name``: its name ends the
+    type's, case aside (``environment`` of ``DevEnvironment``)."""
+    return type_name.lower().endswith(instance.lower())
+
+
 class Index:
     """The names a rule's facts define (first definition kept) and their string literals;
     an item is built only for a name that is looked up."""
@@ -77,9 +83,9 @@ class Index:
             if found is not None:
                 return found
         if len(parts) >= 2:
-            owner, member = parts[-2].lower(), parts[-1]
+            owner, member = parts[-2], parts[-1]
             for full in self._owners().get(member, []):
-                if full.split(".")[-2].lower().endswith(owner):
+                if typed_as(full.split(".")[-2], owner):
                     return _lookup(self._symbols, full)
         return None
 
