@@ -26,6 +26,10 @@ class _Reader(Protocol):
         """What a ``links`` rule reads (links, anchors, headings, code blocks), exactly as
         ``parse_document`` reads it; the rest of the model may be left empty."""
 
+    def parse_spans(self, path: str, text: str) -> Document:
+        """What a ``references`` rule reads (code spans, with headings and code blocks),
+        exactly as ``parse_document`` reads it; the rest of the model may be left empty."""
+
 
 def format_of(path: str) -> str:
     """The reader module for the document at ``path``."""
@@ -41,6 +45,11 @@ def read_document(path: str, text: str) -> Document:
 def read_links(path: str, text: str) -> Document:
     """As ``read_document``, building only what a ``links`` rule reads (``_Reader.parse_links``)."""
     return _reader(path).parse_links(path, text)
+
+
+def read_spans(path: str, text: str) -> Document:
+    """As ``read_document``, building only what a ``references`` rule reads (``_Reader.parse_spans``)."""
+    return _reader(path).parse_spans(path, text)
 
 
 def _reader(path: str) -> _Reader:

@@ -66,6 +66,13 @@ def parse_links(path: str, text: str) -> Document:
     return _parse(_Builder(path, text, links_only=True))
 
 
+def parse_spans(path: str, text: str) -> Document:
+    """The code spans of ``text`` (what a ``references`` rule reads), as ``parse_document``
+    reads them, with headings, links and code blocks; only the inline content holding a
+    backtick is parsed, and no sentence, paragraph, list item or table is built."""
+    return _parse(_Builder(path, text, spans_only=True))
+
+
 def _parse(builder: _Builder) -> Document:
     body = builder.text[builder.bom:]
     length, builder.title = front_matter(body)
@@ -73,7 +80,7 @@ def _parse(builder: _Builder) -> Document:
         body = "".join(c if c in "\r\n" else " " for c in body[:length]) + body[length:]
     body = blank_directives(body)
     try:
-        tokens = block_tokens(body, builder.env, inline=not builder.links_only)
+        tokens = block_tokens(body, builder.env, inline=not builder.partial)
     except Exception as exc:  # markdown-it on hostile input: report, never crash
         raise ParseError(f"the markdown could not be parsed: {exc}", Location(builder.path)) from None
     return builder.build(tokens)
@@ -116,9 +123,11 @@ class _OpenTable:
 class _Builder:
     """One pass over the token stream, with a stack of open containers."""
 
-    def __init__(self, path: str, text: str, links_only: bool = False) -> None:
+    def __init__(self, path: str, text: str, links_only: bool = False, spans_only: bool = False) -> None:
         self.path, self.text = path, text
         self.links_only = links_only  # parse_links: headings, blocks, links and anchors only
+        self.spans_only = spans_only  # parse_spans: code spans, headings and blocks only
+        self.partial = links_only or spans_only  # no prose model: sentences, paragraphs, items, tables
         self.bom = len(split_bom(text)[0])
         self.starts, self.ends = [self.bom], []
         for m in EOL.finditer(text):
@@ -198,9 +207,11 @@ class _Builder:
     def _reads(self, tok: Token, heading: bool = False) -> bool:
         """Whether the inline ``tok`` is read: always, but for ``parse_links`` only a
         heading (its anchor) or an inline that may hold a link, its children parsed now."""
-        if not self.links_only:
+        if not self.partial:
             return True
-        if not heading and not _may_link(tok.content, bool(self.env.get("references"))):
+        if self.spans_only and "`" not in tok.content and not heading:
+            return False
+        if self.links_only and not heading and not _may_link(tok.content, bool(self.env.get("references"))):
             return False
         parse_inline(tok, self.env)  # the block parse left it unread
         return True
@@ -275,7 +286,7 @@ class _Builder:
     def _paragraph(self, tok: Token, item: _OpenItem | None) -> None:
         prose, codes, _ = self._prose(tok, self._line_runs(tok))
         self.codes.extend(codes)
-        if self.links_only:
+        if self.partial:
             return
         self.paragraphs.append(prose)
         self.sentences.extend(sentences(prose, self.line_of))
@@ -284,7 +295,7 @@ class _Builder:
             item.codes.extend(codes)
 
     def _close_item(self, item: _OpenItem) -> None:
-        if self.links_only:
+        if self.partial:
             return
         line = (item.token.map[0] + 1) if item.token.map else 1
         first = item.first
@@ -314,7 +325,7 @@ class _Builder:
             table.rows.append(Row(tuple(cells), index + 1, (base, self.ends[index])))
 
     def _close_table(self, table: _OpenTable) -> None:
-        if self.links_only:
+        if self.partial:
             return
         tok = table.token
         first, last = (tok.map[0], tok.map[1] - 1) if tok.map else (0, 0)
@@ -353,7 +364,7 @@ class _Builder:
             if child.type == "html_inline":
                 self._html(child.content, line or ((tok.map[0] + 1) if tok.map else 1))
         text_map = plain_map = OffsetMap(content.compose(plain_runs), base)
-        folds = heading or not self.links_only  # a links rule reads no prose
+        folds = heading or not self.partial  # a links or references rule reads no prose
         text, folded_runs = fold(plain) if folds else (plain, None)
         if folded_runs is not None:
             text_map = OffsetMap(plain_map.compose(folded_runs), base)

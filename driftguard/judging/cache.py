@@ -33,6 +33,7 @@ from driftguard.judging.cache_codec import (
     names_to_json,
 )
 from driftguard.judging.fingerprints import CLAIMS, TEXT, code_fingerprint, digest, library_fingerprint
+from driftguard.judging.verdict_codec import Judged, judged_from_json, judged_to_json
 from driftguard.model import Claim, Item, NameItems
 
 if TYPE_CHECKING:
@@ -91,43 +92,74 @@ class FactCache:
         all of them), as of ``stamp``: a digest of each file's path, size and mtime."""
         return self._through("repository", TEXT, scope, "", stamp, compute, list, _strings)
 
-    def names(self, selector: Selector, texts: list[tuple[str, str]],
+    def names(self, selector: Selector, texts: Callable[[], list[tuple[str, str]]],
+              stamps: list[tuple[str, list[int] | None]],
               compute: Callable[[], Sequence[Item]]) -> Sequence[Item]:
-        """A whole ``symbols`` fact over many files (path, content) as one entry, so a run
-        whose files are all unchanged reads one entry instead of one per file; ``compute()``
-        (which goes through the per-file entries) when any file changed."""
+        """A whole ``symbols`` fact over many files as one entry, so a run whose files are
+        all unchanged reads one entry instead of one per file. The entry is keyed by the
+        files' contents (``texts()``: path and content each); a second, small entry keyed
+        by their stamps (``stamps``: path and size, mtime, mode, inode each) names the
+        first, so a run where no file was touched reads none of them. ``compute()`` (which
+        goes through the per-file entries) when any file changed."""
         from driftguard.sources import reader_name
 
-        readers = sorted({reader_name(path, selector) for path, _ in texts})
+        readers = sorted({reader_name(path, selector) for path, _ in stamps})
         libraries = [library_fingerprint(reader) for reader in readers]
         if any(found is None for found in libraries):
             return compute()
-        files = [[path, self._content_digest(path, text)] for path, text in texts]
-        key = [FORMAT, "names", readers, repr(selector), files, code_fingerprint(), libraries]
-        name = digest(json.dumps(key).encode("ascii"))
-        stored = self._read(name, key)
-        if isinstance(stored, dict):
+        by_stamp = [FORMAT, "names-stamp", readers, repr(selector), [list(s) for s in stamps], code_fingerprint(),
+                    libraries]
+        stamp_name = digest(json.dumps(by_stamp).encode("ascii"))
+        if all(stamp is not None for _, stamp in stamps):
+            pointer = self._read(stamp_name, by_stamp)
+            if isinstance(pointer, list):
+                found = self._names_entry(pointer)
+                if found is not None:
+                    return found
+            self.misses += 1  # the pointer, or the entry it names, is gone or damaged
+        files = [[path, self._content_digest(path, text)] for path, text in texts()]
+        key: list[object] = [FORMAT, "names", readers, repr(selector), files, code_fingerprint(), libraries]
+        found = self._names_entry(key)
+        if found is None:
+            self.misses += 1
+            value = compute()
+            if type(value) is not NameItems:
+                return value
             try:
-                found = names_from_json(stored)
-            except (ValueError, TypeError):
-                pass
-            else:
-                self.hits += 1
-                return found
-        self.misses += 1
-        value = compute()
-        if type(value) is NameItems:
-            try:
-                self._write(name, key, names_to_json(value))
+                self._write(digest(json.dumps(key).encode("ascii")), key, names_to_json(value))
             except Uncacheable:
-                pass
-        return value
+                return value
+            found = value
+        if all(stamp is not None for _, stamp in stamps):
+            self._write(stamp_name, by_stamp, key)
+        return found
+
+    def _names_entry(self, key: list[object]) -> NameItems | None:
+        stored = self._read(digest(json.dumps(key).encode("ascii")), key)
+        if not isinstance(stored, dict):
+            return None
+        try:
+            found = names_from_json(stored)
+        except (ValueError, TypeError):
+            return None
+        self.hits += 1
+        return found
 
     def linked(self, path: str, text: str, compute: Callable[[], LinkedDoc]) -> LinkedDoc:
         """The links and anchors of markdown file ``path`` (content ``text``)."""
         from driftguard.judging.linked import linked_from_json, linked_to_json
 
         return self._through("linked", CLAIMS, path, text, "links", compute, linked_to_json, linked_from_json)
+
+    def verdict(self, path: str, text: str, key: object, compute: Callable[[], Judged]) -> Judged:
+        """What a ``references`` rule finds in document ``path`` (content ``text``), keyed
+        by ``key``: everything else the verdict depends on (the rule's facts and documents
+        by content, the repository's files by stamp, git's ``HEAD``)."""
+        return self._through("verdict", CLAIMS, path, text, key, compute, judged_to_json, judged_from_json)
+
+    def content_digest(self, path: str, text: str) -> str:
+        """The hash of ``text``, the content of ``path``; computed once per run."""
+        return self._content_digest(path, text)
 
     def claim(self, path: str, text: str, form: object, compute: Callable[[], Claim]) -> Claim:
         """The claim ``form`` reads from document ``path`` (content ``text``)."""

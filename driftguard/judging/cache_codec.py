@@ -91,15 +91,16 @@ def _item_out(item: Item) -> list[object]:
 
 
 def _item_in(raw: object) -> Item:
-    if not isinstance(raw, list) or len(raw) != 7:
+    if type(raw) is not list or len(raw) != 7:
         raise ValueError("a damaged item")
     kind, data, text, unit, loc, span, label = raw
-    if type(data) not in _DATA or not _strings(text, unit, label):
+    if type(data) not in _DATA or type(text) is not str or type(unit) is not str or type(label) is not str:
         raise ValueError("a damaged item")
-    if span is not None and (not isinstance(span, list) or len(span) != 2 or not _ints(*span)):
-        raise ValueError("a damaged span")
-    location = None if loc is None else _location_in(loc)
-    return Item(Value(Kind(kind), data, text, unit), location, None if span is None else (span[0], span[1]), label)
+    if span is not None:
+        if type(span) is not list or len(span) != 2 or type(span[0]) is not int or type(span[1]) is not int:
+            raise ValueError("a damaged span")
+        span = (span[0], span[1])
+    return Item(Value(_KINDS[kind], data, text, unit), None if loc is None else _location_in(loc), span, label)
 
 
 def _location_out(loc: Location) -> list[object]:
@@ -109,12 +110,16 @@ def _location_out(loc: Location) -> list[object]:
 
 
 def _location_in(raw: object) -> Location:
-    if not isinstance(raw, list) or len(raw) != 3:
+    if type(raw) is not list or len(raw) != 3:
         raise ValueError("a damaged location")
     path, line, column = raw
-    if not _strings(path) or not _ints(line, column, none=True):
+    if type(path) is not str or (line is not None and type(line) is not int) \
+            or (column is not None and type(column) is not int):
         raise ValueError("a damaged location")
     return Location(path, line, column)
+
+
+_KINDS = {kind.value: kind for kind in Kind}
 
 
 def _strings(*values: object) -> bool:

@@ -193,21 +193,29 @@ class Engine:
                 claim, found = judge_links(rule, doc, self.workspace, self.linked)
             else:
                 from driftguard.judging.references import judge_references, references_claim
+                from driftguard.judging.verdict_codec import Judged
 
                 top = self.repository().top
                 text = self.workspace.read_text(rule.doc)
 
                 def read() -> Claim:
-                    return references_claim(rule, self.document(rule.doc), top)
+                    from driftguard.documents.formats import read_spans  # a parser is imported only here
 
-                claim = read() if self.cache is None else self.cache.claim(rule.doc, text, (rule.claim, sorted(top)),
-                                                                           read)
+                    return references_claim(rule, read_spans(rule.doc, text), top)
+
+                claim_key = (rule.claim, sorted(top))
+                claim = read() if self.cache is None else self.cache.claim(rule.doc, text, claim_key, read)
                 found = []
                 if not problems:
                     from driftguard.judging import reference_context
 
-                    judged = judge_references(rule, text, claim, reference_context.symbol_index(self, rule, facts),
-                                              reference_context.context(self, rule, facts, text))
+                    def judge() -> Judged:
+                        return judge_references(rule, text, claim, reference_context.symbol_index(self, rule, facts),
+                                                reference_context.context(self, rule, facts, text))
+
+                    key = None if self.cache is None else reference_context.verdict_key(self, rule)
+                    judged = judge() if self.cache is None or key is None else \
+                        self.cache.verdict(rule.doc, text, [key, claim_key], judge)
                     found, skipped = judged.findings, tuple(judged.skipped)
             if not claim.items and rule.doc == rule.doc_pattern:
                 raise ClaimNotFound(f"the document no longer states it: it holds no {rule.claim.key} to check",

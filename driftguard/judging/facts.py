@@ -84,8 +84,9 @@ class FactReader:
         parsed fails the fact; one that lacks the fact is left out unless all do."""
         if self.cache is not None and isinstance(spec.selector, Symbols) and len(spec.files) > 1:
             ws, cache = self.workspace, self.cache
-            texts = [(file, ws.read_text(file)) for file in spec.files]
-            items = cache.names(spec.selector, texts, lambda: self._gather(spec).items)
+            stamps = [(file, ws.stamp(file)) for file in spec.files]
+            items = cache.names(spec.selector, lambda: [(file, ws.read_text(file)) for file in spec.files], stamps,
+                                lambda: self._gather(spec).items)
             return Fact(name=spec.name, items=items, scalar=False, location=_first_place(items, spec.files[0]))
         return self._gather(spec)
 

@@ -5,10 +5,12 @@ a warm run with unchanged documents and ``HEAD`` asks git nothing)."""
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
 
 from driftguard.config.loader import Rule
 from driftguard.judging.evidence import declared_heads, defined_by
+from driftguard.judging.fingerprints import digest
 from driftguard.judging.history import History, Removal
 from driftguard.judging.references import Context
 from driftguard.judging.symbol_index import Index
@@ -47,6 +49,33 @@ def context(engine: Engine, rule: Rule, facts: dict[str, Fact], text: str) -> Co
 
     return Context(repository, engine.outside(rule), tuple(f for n in rule.facts for f in engine.config.facts[n].files),
                    lambda file: engine.names_in(rule, file), documented, declared, held, removal)
+
+
+def verdict_key(engine: Engine, rule: Rule) -> str | None:
+    """What a document's verdict depends on beyond its own text, for the cache: the rule's
+    form, its facts' selectors and files by stamp, its documents by content (the names
+    they define), the repository's files by stamp and git's ``HEAD``; None when a file
+    cannot be read (the verdict is then judged afresh)."""
+    return engine.workspace.cached("verdict-key", rule.id, lambda: _verdict_key(engine, rule))
+
+
+def _verdict_key(engine: Engine, rule: Rule) -> str | None:
+    cache = engine.cache
+    assert cache is not None
+    ws = engine.workspace
+    facts = [[repr(engine.config.facts[name]), [[f, ws.stamp(f)] for f in engine.config.facts[name].files]]
+             for name in rule.facts]
+    if any(stamp is None for _, files in facts for _, stamp in files):
+        return None
+    try:
+        documents = sorted([r.doc, cache.content_digest(r.doc, ws.read_text(r.doc))]
+                           for r in engine.config.rules if r.id == rule.id)
+    except DriftguardError:
+        return None
+    history: History = ws.cached("history", "", lambda: History(ws.root))
+    outside = sorted(engine.outside(rule))
+    whole = [repr(rule.claim), facts, documents, outside, engine.repository().stamp(), history.head()]
+    return digest(json.dumps(whole).encode("utf-8", "surrogatepass"))
 
 
 def _documented(engine: Engine, rule: Rule) -> frozenset[str]:

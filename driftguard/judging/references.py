@@ -27,6 +27,7 @@ from driftguard.judging.evidence import instance_of, shape_evidence
 from driftguard.judging.history import Removal
 from driftguard.judging.repository import Repository
 from driftguard.judging.symbol_index import Index, enough_shared, words
+from driftguard.judging.verdict_codec import Judged
 from driftguard.model import UNRESOLVED_REFERENCE, Claim, Finding, Item, Location, Value
 from driftguard.user_regex import compile_user_regex, search_each
 
@@ -60,12 +61,6 @@ class Context:
     removal: Callable[[str], Removal | None] = lambda name: None
 
 
-@dataclass(frozen=True)
-class Judged:
-    findings: list[Finding]
-    skipped: list[str]  # ``LINE: `name`: why it is not reported``
-
-
 def judge_references(rule: Rule, source: str, claim: Claim, index: Index, context: Context) -> Judged:
     """A finding for each item of ``claim`` that resolves to nothing and names this
     repository's code by its shape or its history (every one with ``strict``), or that a
@@ -81,8 +76,7 @@ def judge_references(rule: Rule, source: str, claim: Claim, index: Index, contex
         assert shape is not None
         if shape.kind == "path":
             if not path_resolves(shape.name, rule.doc, context.repository, index):
-                unresolved.append((item, shape, f"`{text}` names no file or folder of the repository"
-                                   f"{_closest_path(shape.name, context.repository)}"))
+                unresolved.append((item, shape, f"`{text}` names no file or folder of the repository"))
             continue
         found = index.symbol(shape.name) or index.literal(shape.name)
         if found is None and form.strict and _documented(shape, text, context) \
@@ -151,7 +145,7 @@ def _hint(shape: Shape, index: Index, context: Context) -> str:
     """Where the name went: the commit that removed it and the closest name it added,
     else the closest name the code has."""
     if shape.kind == "path":
-        return ""
+        return _closest_path(shape.name, context.repository)
     gone = context.removal(shape.name)
     if gone is not None:
         last = shape.name.split(".")[-1]
@@ -229,12 +223,12 @@ def _module_forms(path: str) -> list[str]:
 
 
 def _closest_path(path: str, repository: Repository) -> str:
-    base = posixpath.basename(path.rstrip("/"))
-    same = [f for f in repository.files if f.rpartition("/")[2] == base]
+    same = repository.named(posixpath.basename(path.rstrip("/")))
     if same:
         return f"; a file of that name: `{same[0]}`"
-    close = difflib.get_close_matches(path, repository.files, n=1, cutoff=0.75)
-    return f"; closest: `{close[0]}`" if close else ""
+    by_base = {f.rpartition("/")[2]: f for f in reversed(repository.near(path))}
+    close = difflib.get_close_matches(posixpath.basename(path.rstrip("/")), list(by_base), n=1, cutoff=0.7)
+    return f"; closest: `{by_base[close[0]]}`" if close else ""
 
 
 def _placed_in(text: str, item: Item) -> str | None:
@@ -255,6 +249,8 @@ def _misplaced(shape: Shape, place: str, found: Item, files: tuple[str, ...],
     named = [f for f in files if f == place or f.endswith("/" + place)]
     if not named:
         return None  # the facts do not read that file: nothing to judge it by
+    if found.location is not None and found.location.path in named:
+        return None  # what the name resolved to (``pkg.Name`` by ``Name``) is defined there
     for file in named:
         names = defined_in(file)
         if shape.name in names or any(n.endswith("." + shape.name) for n in names):

@@ -11,6 +11,7 @@ modification times, so a warm run stats the files and reads none.
 
 from __future__ import annotations
 
+import bisect
 import json
 import os
 import posixpath
@@ -105,6 +106,8 @@ class Repository:
         self._names: dict[str, frozenset[str]] = {}
         self._unions: dict[frozenset[str], frozenset[str]] = {}
         self._tails: set[str] | None = None
+        self._by_base: dict[str, list[str]] | None = None
+        self._whole: str | None = None
         self.top = frozenset(f.split("/", 1)[0] for f in self.files)
 
     def holds(self, path: str) -> bool:
@@ -118,6 +121,35 @@ class Repository:
                         tails.add("/".join(parts[i:j]))
             self._tails = tails
         return path.rstrip("/") in self._tails
+
+    def named(self, base: str) -> list[str]:
+        """The files whose last segment is ``base``, in path order."""
+        if self._by_base is None:
+            by_base: dict[str, list[str]] = {}
+            for file in self.files:
+                by_base.setdefault(file.rpartition("/")[2], []).append(file)
+            self._by_base = by_base
+        return self._by_base.get(base, [])
+
+    def near(self, path: str, most: int = 2000) -> list[str]:
+        """The files a misspelt or renamed ``path`` may have meant: those under its nearest
+        folder that holds any, with its extension when it has one (at most ``most``)."""
+        folder = posixpath.dirname(path.rstrip("/"))
+        while True:
+            under = self._under(folder)
+            if under or not folder:
+                break
+            folder = posixpath.dirname(folder)
+        ext = posixpath.splitext(path.rstrip("/"))[1]
+        return [f for f in under if not ext or f.endswith(ext)][:most]
+
+    def _under(self, folder: str) -> list[str]:
+        if not folder:
+            return self.files
+        prefix = folder.rstrip("/") + "/"
+        start = bisect.bisect_left(self.files, prefix)
+        end = bisect.bisect_left(self.files, prefix[:-1] + chr(ord("/") + 1), start)
+        return self.files[start:end]
 
     def _of(self, path: str) -> frozenset[str]:
         if path not in self._names:
@@ -172,6 +204,12 @@ class Repository:
             return sorted(union)
 
         return frozenset(cache.repository_names("", _digest(sorted(stamps.items())), every_folder))
+
+    def stamp(self) -> str:
+        """A digest of every file's path, size and modification time (and the size bound)."""
+        if self._whole is None:
+            self._whole = _digest([self.max_file_size, [(p, self._stamp(p)) for p in self.files]])
+        return self._whole
 
     def _stamp(self, path: str) -> object:
         try:

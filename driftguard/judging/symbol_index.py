@@ -102,13 +102,14 @@ class Index:
         if not pool:
             return self._spelled_like(last)
 
-        def rank(candidate: str) -> tuple[int, int, float, int]:
+        def tier(candidate: str) -> tuple[int, int]:
             have = words(candidate.split(".")[-1])
-            ordered = _in_order(wanted, have)
-            shared = len(set(wanted) & set(have))
-            return (-int(ordered), -shared, -difflib.SequenceMatcher(None, last, candidate).ratio(), len(candidate))
+            return (-int(_in_order(wanted, have)), -len(set(wanted) & set(have)))
 
-        best = min(list(pool)[:2000], key=rank)
+        tiers = {candidate: tier(candidate) for candidate in list(pool)[:2000]}
+        top = min(tiers.values())
+        best = min((c for c, t in tiers.items() if t == top),
+                   key=lambda c: (-difflib.SequenceMatcher(None, last, c).ratio(), len(c)))
         if not enough_shared(wanted, words(best.split(".")[-1])):
             return self._spelled_like(last)  # too few words in common to be what the name became
         return self.symbol(best)

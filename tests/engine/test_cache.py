@@ -195,14 +195,17 @@ def test_a_damaged_entry_is_a_miss_and_is_rewritten(tmp_path: Path, damage: str)
         head, _, body = data.partition(b"\n")
         if damage == "truncate":
             path.write_bytes(data[: len(data) // 2])
-        elif damage == "flip":  # a line number in the value changed: only the digest tells
-            at = body.index(b'"value"')
-            digit = next((i for i, c in enumerate(body[at:]) if chr(c).isdigit()), None)
-            if digit is None:
-                damaged -= 1
-                continue  # a value with no number in it (a document without links, a file that parses)
-            at += digit
-            path.write_bytes(head + b"\n" + body[:at] + (b"8" if body[at:at + 1] == b"7" else b"7") + body[at + 1:])
+        elif damage == "flip":  # one character of the value changed (a line number, a name): only the digest tells
+            at = body.index(b'"value"') + len(b'"value"')
+            alnum = next((i for i, c in enumerate(body[at:]) if chr(c).isalnum()), None)
+            if alnum is None:  # an empty list: one element more
+                at = body.index(b"]", at)
+                path.write_bytes(head + b"\n" + body[:at] + b"0" + body[at:])
+            else:
+                at += alnum
+                was = body[at:at + 1]
+                now = (b"8" if was == b"7" else b"7") if was.isdigit() else (b"x" if was != b"x" else b"y")
+                path.write_bytes(head + b"\n" + body[:at] + now + body[at + 1:])
         elif damage == "garbage":
             path.write_bytes(os.urandom(64))
         elif damage == "empty":

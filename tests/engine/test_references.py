@@ -137,6 +137,22 @@ def test_a_sentence_that_places_a_symbol_in_the_wrong_file_is_reported(project, 
     assert code == 0, out
 
 
+def test_a_package_qualified_name_placed_in_its_own_file_is_where_it_says(tmp_path, monkeypatch, capsys):
+    write_tree(tmp_path, {
+        "internal/alerts/policy.go": "package alerts\n\ntype ThresholdPolicy struct{}\n",
+        "docs/a.md": "# A\n\n`alerts.ThresholdPolicy` in `internal/alerts/policy.go` holds it.\n",
+        "driftguard.yaml": CONFIG.replace("src/**/*.py", "internal/**/*.go"),
+    })
+    monkeypatch.chdir(tmp_path)
+    code, out = run_cli(capsys, "check", "--no-cache").outcome
+    assert code == 0, out
+    (tmp_path / "docs/a.md").write_text("# A\n\n`alerts.ThresholdPolicy` in `internal/alerts/other.go` holds it.\n")
+    (tmp_path / "internal/alerts/other.go").write_text("package alerts\n")
+    code, out = run_cli(capsys, "check", "--no-cache").outcome
+    assert code == 1 and "docs/a.md:3: references: `alerts.ThresholdPolicy` is not defined in " \
+        "`internal/alerts/other.go`; the code defines it in internal/alerts/policy.go:3" in out
+
+
 def test_bare_identifiers_are_checked_only_with_bare(project, capsys):
     guide = project / "docs/guide.md"
     guide.write_text(GUIDE + "\nThe `vanished_helper` is gone.\n")

@@ -69,3 +69,5 @@ def _fresh_settings() -> Any:
 
 parse_links = parse_document
 """What a ``links`` rule reads: docutils builds the whole tree anyway, so the whole model."""
+parse_spans = parse_document
+"""What a ``references`` rule reads: the whole model, for the same reason."""
