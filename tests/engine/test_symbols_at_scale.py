@@ -150,13 +150,14 @@ def test_the_whole_fact_is_one_cache_entry_and_an_edit_misses_only_its_file(tmp_
     assert _outcome(Engine(config, FactCache(folder))) == plain
     warm = FactCache(folder)
     assert _outcome(Engine(config, warm)) == plain
-    assert (warm.hits, warm.misses, warm.writes) == (3, 0, 0)  # the whole fact, the claim, the names docs define
+    assert (warm.hits, warm.misses, warm.writes) == (3, 0, 0)  # the whole fact, the claim, the document's verdict
     edited = root / "internal/p3/f3.go"
     edited.write_text(edited.read_text(encoding="utf-8") + "\nfunc GoneAway() {}\n", encoding="utf-8")
     after = FactCache(folder)
     status, messages, items = _outcome(Engine(load_config(root / "driftguard.yaml"), after))
     assert messages == () and "GoneAway" in {str(i.value.data) for i in items}  # type: ignore[union-attr]
-    assert after.misses == 2 and after.writes == 2  # the whole fact and the one edited file, nothing else
+    # the whole fact (found by its files' stamps, then by their content), the one edited file, the verdict
+    assert after.misses == 4 and after.writes == 4
 
 
 def test_the_engine_gives_the_same_fact_through_worker_processes(tmp_path: Path,
