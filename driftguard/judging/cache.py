@@ -92,6 +92,11 @@ class FactCache:
         all of them), as of ``stamp``: a digest of each file's path, size and mtime."""
         return self._through("repository", TEXT, scope, "", stamp, compute, list, _strings)
 
+    def holds_repository_names(self, scope: str, stamp: str) -> bool:
+        """Whether ``repository_names`` would find an entry for these (not counted as a hit)."""
+        entry = self._entry("repository", TEXT, scope, "", stamp)
+        return entry is not None and (self.directory / f"{entry[0]}.json").is_file()
+
     def names(self, selector: Selector, texts: Callable[[], list[tuple[str, str]]],
               stamps: list[tuple[str, list[int] | None]],
               compute: Callable[[], Sequence[Item]]) -> Sequence[Item]:

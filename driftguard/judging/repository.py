@@ -18,6 +18,7 @@ import posixpath
 import re
 import subprocess
 from collections.abc import Iterable
+from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -80,6 +81,27 @@ def own_output(data: bytes) -> bool:
     return bool(_OWN_OUTPUT.search(data[:4096]))
 
 
+def read_names(root: Path, max_file_size: int, path: str) -> frozenset[str]:
+    """The names of the file ``path`` under ``root``: none for a symlink, a file over
+    ``max_file_size``, a binary file or a report driftguard wrote."""
+    full = root / path
+    try:
+        if full.is_symlink() or not full.is_file() or full.stat().st_size > max_file_size:
+            return frozenset()
+        data = full.read_bytes()
+    except OSError:
+        return frozenset()
+    if b"\0" in data[:8192] or own_output(data):
+        return frozenset()
+    return names_in(data)
+
+
+def names_of(root: str, max_file_size: int, folders: dict[str, list[str]]) -> dict[str, frozenset[str]]:
+    """The names of each folder's files (``read_names``), in a worker process."""
+    return {folder: frozenset().union(*(read_names(Path(root), max_file_size, p) for p in paths))
+            for folder, paths in folders.items()}
+
+
 def names_in(data: bytes) -> frozenset[str]:
     """Every identifier and every run of dotted parts (``a.b.c`` gives ``a.b``, ``b.c``,
     ``a.b.c`` and each part) in ``data``."""
@@ -104,6 +126,7 @@ class Repository:
         self.cache = cache
         self.files = repository_files(root)
         self._names: dict[str, frozenset[str]] = {}
+        self._folders: dict[str, frozenset[str]] = {}  # a folder's names, read by a worker
         self._unions: dict[frozenset[str], frozenset[str]] = {}
         self._tails: set[str] | None = None
         self._by_base: dict[str, list[str]] | None = None
@@ -151,22 +174,46 @@ class Repository:
         end = bisect.bisect_left(self.files, prefix[:-1] + chr(ord("/") + 1), start)
         return self.files[start:end]
 
+    def _prefetch(self, folders: dict[str, list[str]]) -> None:
+        """The names of each folder's files not read yet, read by worker processes when
+        they are many bytes (``processes.PARALLEL_FROM``): the reading is a regex over
+        every byte. A worker sends back one set per folder."""
+        from driftguard.judging import processes
+
+        sizes: dict[str, int] = {}
+        for folder, paths in folders.items():
+            if folder not in self._folders:
+                sizes[folder] = sum(s[0] if isinstance(s := self._stamp(p), list) else 0 for p in paths)
+        workers = min(processes.default_jobs(), len(sizes))
+        if workers < 2 or sum(sizes.values()) < processes.PARALLEL_FROM:
+            return
+        groups = [{folder: folders[folder] for folder in group} for group in processes.balanced(sizes, workers * 4)]
+        try:
+            with ProcessPoolExecutor(max_workers=workers, mp_context=processes.pool_context()) as pool:
+                for found in pool.map(names_of, [str(self.root)] * len(groups), [self.max_file_size] * len(groups),
+                                      groups):
+                    self._folders.update(found)
+        except Exception:  # noqa: BLE001 - any failure here: the serial path reads them all
+            return
+
+    def _folder(self, paths: list[str]) -> frozenset[str]:
+        """The names of ``paths``, the files of one folder."""
+        folder = posixpath.dirname(paths[0]) if paths else ""
+        found = self._folders.get(folder)
+        if found is not None:
+            return found
+        union: set[str] = set()
+        for path in paths:
+            union |= self._of(path)
+        return frozenset(union)
+
     def _of(self, path: str) -> frozenset[str]:
         if path not in self._names:
             self._names[path] = self._read(path)
         return self._names[path]
 
     def _read(self, path: str) -> frozenset[str]:
-        full = self.root / path
-        try:
-            if full.is_symlink() or not full.is_file() or full.stat().st_size > self.max_file_size:
-                return frozenset()
-            data = full.read_bytes()
-        except OSError:
-            return frozenset()
-        if b"\0" in data[:8192] or own_output(data):
-            return frozenset()
-        return names_in(data)
+        return read_names(self.root, self.max_file_size, path)
 
     def names(self, outside: Iterable[str]) -> frozenset[str]:
         """The names of every file but ``outside`` (the documents a rule reads) and the
@@ -179,9 +226,13 @@ class Repository:
         return self._unions[key]
 
     def _read_all(self, paths: Iterable[str]) -> frozenset[str]:
-        union: set[str] = set()
+        folders: dict[str, list[str]] = {}
         for path in paths:
-            union |= self._of(path)
+            folders.setdefault(posixpath.dirname(path), []).append(path)
+        self._prefetch(folders)
+        union: set[str] = set()
+        for files in folders.values():
+            union |= self._folder(files)
         return frozenset(union)
 
     def _union(self, paths: list[str]) -> frozenset[str]:
@@ -195,9 +246,11 @@ class Repository:
         stamps = {folder: _digest([self.max_file_size, files]) for folder, files in folders.items()}
 
         def folder_names(files: list[tuple[str, object]]) -> list[str]:
-            return sorted(self._read_all(p for p, _ in files))
+            return sorted(self._folder([p for p, _ in files]))
 
         def every_folder() -> list[str]:
+            self._prefetch({folder: [p for p, _ in files] for folder, files in folders.items()
+                            if not cache.holds_repository_names(folder + "/", stamps[folder])})
             union: set[str] = set()
             for folder, files in folders.items():
                 union.update(cache.repository_names(folder + "/", stamps[folder], partial(folder_names, files)))

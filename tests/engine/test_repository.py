@@ -4,13 +4,22 @@ build output at the root."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from driftguard.judging import repository
 from driftguard.judging.repository import Repository, repository_files
+
+_names_of = repository.names_of
+
+
+def _marked(root: str, max_file_size: int, folders: dict[str, list[str]]) -> dict[str, frozenset[str]]:
+    """``names_of``, each folder's names marked with the reading process (a worker's, sent back by pickle)."""
+    return {folder: names | {f"pid_{os.getpid()}"} for folder, names in _names_of(root, max_file_size, folders).items()}
 
 
 def _tree(root: Path) -> None:
@@ -55,3 +64,28 @@ def test_names_in_documentation_never_keep_a_reference_alive(tmp_path: Path, cap
     assert "docs/guide.md:3: refs: `GhostFunc()` names nothing" in out
     (tmp_path / "compose.yaml").write_text("command: GhostFunc\n", encoding="utf-8")  # a config still counts
     assert main(["check", "--no-cache"]) == 0, capsys.readouterr().out
+
+
+@pytest.mark.parametrize("cached", [False, True])
+def test_worker_processes_read_the_same_names_as_one_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                              cached: bool) -> None:
+    from driftguard.judging import processes
+    from driftguard.judging.cache import FactCache
+
+    root = tmp_path / "tree"
+    for i in range(12):
+        folder = root / f"pkg{i % 4}"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"f{i}.go").write_text(f"package pkg\n\nfunc Load{i}() {{ cfg.Section{i}.Value = {i} }}\n")
+    (root / "pkg0" / "link.go").symlink_to(root / "pkg1" / "f1.go")  # a symlink is never read, by either
+    (root / "pkg2" / "blob.bin").write_bytes(b"\0NotAName")
+    serial = Repository(root, 1 << 20, FactCache(tmp_path / "one") if cached else None).names(())
+    assert {"Load3", "cfg.Section7.Value", "Section7.Value"} <= serial and "NotAName" not in serial
+    monkeypatch.setattr(repository, "names_of", _marked)
+    monkeypatch.setattr(processes, "PARALLEL_FROM", 0)
+    monkeypatch.setattr(processes, "default_jobs", lambda: 2)
+    monkeypatch.setattr(processes, "pool_context", lambda: __import__("multiprocessing").get_context("fork"))
+    parallel = Repository(root, 1 << 20, FactCache(tmp_path / "two") if cached else None).names(())
+    workers = {n for n in parallel if n.startswith("pid_")}
+    assert workers and f"pid_{os.getpid()}" not in workers  # read by other processes
+    assert parallel - workers == serial
