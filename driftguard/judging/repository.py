@@ -4,7 +4,8 @@ Files are the tracked files where the root is a git work tree, otherwise every
 file under the root but the usual vendored, build and tool folders. A name
 appears when it occurs whole: an identifier as a word, a dotted name with
 every part (``VM.GuestAgent.Audit`` in ``perms: [VM.GuestAgent.Audit]``). Each
-file is read once per run and reduced to the set of names it holds; with a cache,
+folder's files are read once per run and reduced to the set of names they hold
+(by worker processes when they are many bytes); with a cache,
 the names of each folder and of the whole are kept by the files' sizes and
 modification times, so a warm run stats the files and reads none.
 """
@@ -125,8 +126,7 @@ class Repository:
         self.max_file_size = max_file_size
         self.cache = cache
         self.files = repository_files(root)
-        self._names: dict[str, frozenset[str]] = {}
-        self._folders: dict[str, frozenset[str]] = {}  # a folder's names, read by a worker
+        self._folders: dict[tuple[str, ...], frozenset[str]] = {}  # the names of a folder's files, by the files
         self._unions: dict[frozenset[str], frozenset[str]] = {}
         self._tails: set[str] | None = None
         self._by_base: dict[str, list[str]] | None = None
@@ -182,7 +182,7 @@ class Repository:
 
         sizes: dict[str, int] = {}
         for folder, paths in folders.items():
-            if folder not in self._folders:
+            if tuple(paths) not in self._folders:
                 sizes[folder] = sum(s[0] if isinstance(s := self._stamp(p), list) else 0 for p in paths)
         workers = min(processes.default_jobs(), len(sizes))
         if workers < 2 or sum(sizes.values()) < processes.PARALLEL_FROM:
@@ -192,25 +192,16 @@ class Repository:
             with ProcessPoolExecutor(max_workers=workers, mp_context=processes.pool_context()) as pool:
                 for found in pool.map(names_of, [str(self.root)] * len(groups), [self.max_file_size] * len(groups),
                                       groups):
-                    self._folders.update(found)
+                    self._folders.update((tuple(folders[folder]), names) for folder, names in found.items())
         except Exception:  # noqa: BLE001 - any failure here: the serial path reads them all
             return
 
     def _folder(self, paths: list[str]) -> frozenset[str]:
-        """The names of ``paths``, the files of one folder."""
-        folder = posixpath.dirname(paths[0]) if paths else ""
-        found = self._folders.get(folder)
-        if found is not None:
-            return found
-        union: set[str] = set()
-        for path in paths:
-            union |= self._of(path)
-        return frozenset(union)
-
-    def _of(self, path: str) -> frozenset[str]:
-        if path not in self._names:
-            self._names[path] = self._read(path)
-        return self._names[path]
+        """The names of ``paths``, the files of one folder, read once per run."""
+        key = tuple(paths)
+        if key not in self._folders:
+            self._folders[key] = frozenset().union(*(self._read(path) for path in paths))
+        return self._folders[key]
 
     def _read(self, path: str) -> frozenset[str]:
         return read_names(self.root, self.max_file_size, path)
