@@ -20,13 +20,21 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from driftguard.config.loader import Config
 from driftguard.config.specs import Judging
-from driftguard.coverage.model import CoverageResult, Covered, DocumentCoverage, Span, SpanKind
-from driftguard.coverage.spans import claim_spans
-from driftguard.documents.model import Document, fold_key
+from driftguard.coverage.model import (
+    CoverageResult,
+    Covered,
+    DocumentCoverage,
+    Span,
+    SpanKind,
+    spans_from_json,
+    spans_to_json,
+)
+from driftguard.documents.model import fold_key
 from driftguard.judging.engine import Engine
-from driftguard.judging.links import MARKDOWN
+from driftguard.judging.linked import MARKDOWN  # not judging.links, which imports every site
 from driftguard.judging.result import RuleResult
 from driftguard.model import Direction, DriftguardError, Finding, Item
+from driftguard.text import line_at, line_starts
 
 if TYPE_CHECKING:
     from driftguard.judging.cache import FactCache
@@ -56,12 +64,28 @@ def measure_coverage(config: Config, paths: Sequence[str] = (), cache: FactCache
     for index, path in enumerate(documents, 1):
         _tell(progress, f"coverage: scanning document {index}/{len(documents)}: {path}")
         try:
-            doc = engine.document(path)
+            text, spans = _claim_spans(engine, path)
         except DriftguardError as exc:
             errors.append(f"{exc.location or path}: error: {exc.message}")
             continue
-        measured.append(_cover(doc, reads.get(path, [])))
+        measured.append(_cover(path, text, spans, reads.get(path, [])))
     return CoverageResult(tuple(measured), tuple(errors))
+
+
+def _claim_spans(engine: Engine, path: str) -> tuple[str, tuple[Span, ...]]:
+    """The text of document ``path`` and its claim-shaped spans, read back from the cache
+    when the document is unchanged since a run stored them: a warm run then parses no
+    document whose claims ``check`` read from the cache too."""
+    text = engine.workspace.read_text(path)
+
+    def compute() -> tuple[Span, ...]:
+        from driftguard.coverage.spans import claim_spans  # the quantity grammar is compiled only here
+
+        return claim_spans(engine.document(path))
+
+    if engine.cache is None:
+        return text, compute()
+    return text, engine.cache.derived("coverage-spans", path, text, compute, spans_to_json, spans_from_json)
 
 
 def _tell(progress: Callable[[str], None] | None, message: str) -> None:
@@ -95,45 +119,57 @@ def _markdown_under(root: Path, folder: Path) -> list[str]:
 def _reads(result: RuleResult) -> list[_Read]:
     if result.claim is None:
         return []
-    drift = [f for f in result.findings if not f.is_error and f.doc is not None]
+    drift = _drift_by_line(result.findings)
     compared = result.rule.claim.judging is Judging.COMPARE
     items = result.claim.items
     if result.rule.direction is Direction.CODE_TO_DOC:  # it compares only what the code has (`mentions`)
         fold = result.rule.case_insensitive
         code = {(i.value.canonical.casefold() if fold else i.value.canonical) for f in result.facts for i in f.items}
         items = tuple(i for i in items if (i.value.canonical.casefold() if fold else i.value.canonical) in code)
-    return [_Read(result.rule.id, item, any(_names(f, item) for f in drift), compared) for item in items]
+    return [_Read(result.rule.id, item, _drifted(drift, item), compared) for item in items]
 
 
-def _names(finding: Finding, item: Item) -> bool:
-    """The finding is on ``item``: the same line and the item's value."""
-    doc, at = finding.doc, item.location
-    if doc is None or at is None or (doc.path, doc.line) != (at.path, at.line):
+def _drift_by_line(findings: Sequence[Finding]) -> dict[tuple[str, int | None], set[str | None]]:
+    """The values the drift findings (not errors) name, by the document line they are on:
+    an item then looks up its own line instead of reading every finding of its rule."""
+    out: dict[tuple[str, int | None], set[str | None]] = {}
+    for finding in findings:
+        if not finding.is_error and finding.doc is not None:
+            out.setdefault((finding.doc.path, finding.doc.line), set()).add(finding.value)
+    return out
+
+
+def _drifted(drift: dict[tuple[str, int | None], set[str | None]], item: Item) -> bool:
+    """A finding is on ``item``: on the same line, naming the item's value."""
+    at = item.location
+    named = drift.get((at.path, at.line)) if at is not None else None
+    if not named:
         return False
     value = item.value
-    return finding.value in {value.text, value.canonical, str(value.data)}
+    return not named.isdisjoint((value.text, value.canonical, str(value.data)))
 
 
-def _cover(doc: Document, reads: list[_Read]) -> DocumentCoverage:
-    spans = _with_reads(doc, claim_spans(doc), reads)
-    ends = [s.end for s in spans]
-    rules: list[dict[str, None]] = [{} for _ in spans]
-    drifted: list[dict[str, None]] = [{} for _ in spans]
-    labels = {(s.line, fold_key(s.text)): i for i, s in enumerate(spans) if s.kind is SpanKind.LABEL}
+def _cover(path: str, text: str, found: tuple[Span, ...], reads: list[_Read]) -> DocumentCoverage:
+    """The document at ``path`` (content ``text``, claim-shaped spans ``found``) as ``reads`` cover it."""
+    spans = _Spans(_with_reads(text, found, reads))
+    rules: dict[int, dict[str, None]] = {}  # by span index, only for the spans some rule reads
+    drifted: dict[int, dict[str, None]] = {}
     for read in reads:
-        for index in _touched(read.item, spans, ends, labels):
-            rules[index][read.rule] = None
+        for index in spans.touched(read.item):
+            rules.setdefault(index, {})[read.rule] = None
             if read.drifted:
-                drifted[index][read.rule] = None
-    covered = tuple(Covered(span, tuple(r), tuple(d)) for span, r, d in zip(spans, rules, drifted))
-    return DocumentCoverage(doc.path, covered, doc.text)
+                drifted.setdefault(index, {})[read.rule] = None
+    covered = tuple(Covered(span, tuple(rules.get(i, ())), tuple(drifted.get(i, ())))
+                    for i, span in enumerate(spans.spans))
+    return DocumentCoverage(path, covered, text)
 
 
-def _with_reads(doc: Document, spans: tuple[Span, ...], reads: list[_Read]) -> tuple[Span, ...]:
+def _with_reads(text: str, spans: tuple[Span, ...], reads: list[_Read]) -> tuple[Span, ...]:
     """``spans`` and, as spans of their own, the places rules read that no claim-shaped span
     overlaps (a value in a code block, a heading, a bare number), so each is counted."""
     taken = sorted(spans)
     ends = [s.end for s in taken]
+    starts: list[int] | None = None  # of the lines, counted for the first such place
     for read in reads:
         if not read.compared or read.item.span is None or read.item.span[0] >= read.item.span[1]:
             continue
@@ -141,28 +177,48 @@ def _with_reads(doc: Document, spans: tuple[Span, ...], reads: list[_Read]) -> t
         index = bisect_right(ends, start)
         if index < len(taken) and taken[index].start < end:
             continue
-        text = " ".join(doc.text[start:end].split())
-        taken.insert(index, Span(start, end, doc.line_of(start), SpanKind.READ, text))
+        if starts is None:
+            starts = line_starts(text)
+        line = max(line_at(starts, start), 1)  # as the document's own line_of counts (a BOM is on line 1)
+        taken.insert(index, Span(start, end, line, SpanKind.READ, " ".join(text[start:end].split())))
         ends.insert(index, end)
     return tuple(taken)
 
 
-def _touched(item: Item, spans: tuple[Span, ...], ends: list[int],
-             labels: dict[tuple[int, str], int]) -> set[int]:
-    """The indexes of the spans ``item`` reads."""
-    out: set[int] = set()
-    line = item.location.line if item.location else None
-    if item.label and line is not None and (line, fold_key(item.label)) in labels:
-        out.add(labels[(line, fold_key(item.label))])
-    text = item.value.text or item.value.canonical
-    if not text.strip():
-        return out  # an empty cell: its row span would touch every span of the row
-    if item.span is not None:
-        start, end = item.span
-        index = bisect_right(ends, start)  # spans are ordered and never overlap, so their ends are too
-        while index < len(spans) and spans[index].start < end:
-            out.add(index)
-            index += 1
-    elif line is not None:
-        out.update(i for i, s in enumerate(spans) if s.line == line and " ".join(text.split()) in s.text)
-    return out
+class _Spans:
+    """A document's spans (ordered, never overlapping, so their ends are ordered too) and
+    the indexes that find the ones an item reads without a walk over all of them."""
+
+    def __init__(self, spans: tuple[Span, ...]) -> None:
+        self.spans = spans
+        self.ends = [s.end for s in spans]
+        self.labels = {(s.line, fold_key(s.text)): i for i, s in enumerate(spans) if s.kind is SpanKind.LABEL}
+        self._by_line: dict[int, list[int]] | None = None  # built for the first item with no span
+
+    def touched(self, item: Item) -> set[int]:
+        """The indexes of the spans ``item`` reads."""
+        out: set[int] = set()
+        line = item.location.line if item.location else None
+        if item.label and line is not None and (line, fold_key(item.label)) in self.labels:
+            out.add(self.labels[(line, fold_key(item.label))])
+        text = item.value.text or item.value.canonical
+        if not text.strip():
+            return out  # an empty cell: its row span would touch every span of the row
+        if item.span is not None:
+            start, end = item.span
+            index = bisect_right(self.ends, start)
+            while index < len(self.spans) and self.spans[index].start < end:
+                out.add(index)
+                index += 1
+        elif line is not None:
+            folded = " ".join(text.split())
+            out.update(i for i in self.on_line(line) if folded in self.spans[i].text)
+        return out
+
+    def on_line(self, line: int) -> list[int]:
+        """The indexes of the spans on ``line``, in order."""
+        if self._by_line is None:
+            self._by_line = {}
+            for index, span in enumerate(self.spans):
+                self._by_line.setdefault(span.line, []).append(index)
+        return self._by_line.get(line, [])

@@ -21,7 +21,7 @@ class State(str, Enum):
     UNGUARDED = "unguarded"
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)  # slots: a long document has tens of thousands
 class Span:
     """A claim-shaped piece of a document: ``text`` (whitespace folded) read at
     character offsets ``[start, end)`` of the document's text, on 1-based ``line``."""
@@ -33,7 +33,29 @@ class Span:
     text: str
 
 
-@dataclass(frozen=True)
+_COLUMNS = ("start", "end", "line", "kind", "text")
+
+
+def spans_to_json(spans: tuple[Span, ...]) -> dict[str, list[object]]:
+    """``spans`` as one column per field, for the cache: a long document has tens of thousands."""
+    return {"start": [s.start for s in spans], "end": [s.end for s in spans], "line": [s.line for s in spans],
+            "kind": [s.kind.value for s in spans], "text": [s.text for s in spans]}
+
+
+def spans_from_json(raw: object) -> tuple[Span, ...]:
+    """What ``spans_to_json`` wrote; ValueError, TypeError or KeyError on anything else."""
+    if not isinstance(raw, dict):
+        raise TypeError("not a mapping of columns")
+    columns = [raw[name] for name in _COLUMNS]
+    if any(not isinstance(c, list) or len(c) != len(columns[0]) for c in columns):
+        raise ValueError("columns of different lengths")
+    starts, ends, lines, kinds, texts = columns
+    if not {*map(type, starts), *map(type, ends), *map(type, lines)} <= {int} or not set(map(type, texts)) <= {str}:
+        raise TypeError("a field of the wrong type")
+    return tuple(Span(*row) for row in zip(starts, ends, lines, map(SpanKind, kinds), texts))
+
+
+@dataclass(frozen=True, slots=True)
 class Covered:
     """A span and the rules whose claims read it (``rules``), of which ``drifted`` found drift on it."""
 

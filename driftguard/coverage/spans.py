@@ -13,7 +13,6 @@ counted; a bare number has no unit and is not counted either.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
 from collections.abc import Iterator
 from itertools import chain
 
@@ -28,13 +27,33 @@ _ORDINAL = re.compile(r"an?\s+second", re.IGNORECASE)
 def claim_spans(doc: Document) -> tuple[Span, ...]:
     """Every claim-shaped span of ``doc``, by offset; no two overlap."""
     taken: list[Span] = []
-    for candidate in (*_code(doc), *_labels(doc), *_quantities(doc)):
-        at = bisect_left(taken, candidate)
-        before = taken[at - 1] if at else None
-        after = taken[at] if at < len(taken) else None
-        if (before is None or before.end <= candidate.start) and (after is None or candidate.end <= after.start):
-            taken.insert(at, candidate)
+    for shape in (_code(doc), _labels(doc), _quantities(doc)):  # in the order of precedence
+        taken = _merged(taken, sorted(shape, key=_offsets))
     return tuple(taken)
+
+
+def _offsets(span: Span) -> tuple[int, int]:
+    return span.start, span.end
+
+
+def _merged(taken: list[Span], candidates: list[Span]) -> list[Span]:
+    """``taken`` (ordered, no two overlapping) with each of ``candidates`` (ordered by offset)
+    that overlaps none of them nor a candidate kept before it, in one pass over both: a
+    shape's own spans never overlap one another, so the order they are kept in is moot."""
+    out: list[Span] = []
+    at, last_end = 0, -1  # the next taken span not yet copied; where the last kept candidate ends
+    for candidate in candidates:
+        while at < len(taken) and taken[at].start < candidate.start:
+            out.append(taken[at])
+            at += 1
+        before = out[-1] if out else None
+        after = taken[at] if at < len(taken) else None
+        if (before is None or before.end <= candidate.start) and (after is None or candidate.end <= after.start) \
+                and last_end <= candidate.start:
+            out.append(candidate)
+            last_end = candidate.end
+    out.extend(taken[at:])
+    return out
 
 
 def _code(doc: Document) -> Iterator[Span]:

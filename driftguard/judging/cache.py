@@ -170,6 +170,13 @@ class FactCache:
         """The claim ``form`` reads from document ``path`` (content ``text``)."""
         return self._through("claim", CLAIMS, path, text, form, compute, claim_to_json, claim_from_json)
 
+    def derived(self, kind: str, path: str, text: str, compute: Callable[[], T],
+                encode: Callable[[T], object], decode: Callable[[object], T]) -> T:
+        """What a tool derives from document ``path`` (content ``text``) alone, stored under
+        its own ``kind`` with its own codec (``coverage`` keeps a document's claim-shaped
+        spans), so a run that finds it parses nothing ``check`` would not."""
+        return self._through(kind, CLAIMS, path, text, kind, compute, encode, decode)
+
     def _through(self, kind: str, reader: str, path: str, text: str, spec: object, compute: Callable[[], T],
                  encode: Callable[[T], object], decode: Callable[[object], T]) -> T:
         entry = self._entry(kind, reader, path, text, spec)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass, replace
@@ -170,8 +171,18 @@ def find_quantities(text: str) -> list[tuple[int, int, Value]]:
     """Every quantity in ``text`` with its character span ``[start, end)``."""
     found = []
     for m in SEARCH.finditer(text):
-        try:
-            found.append((m.start(), m.end(), parse_quantity(m.group())))
-        except QuantityError:  # e.g. a number too large for a float
-            continue
+        value = _found_value(m.group())
+        if value is not None:  # None: e.g. a number too large for a float
+            found.append((m.start(), m.end(), value))
     return found
+
+
+@functools.lru_cache(maxsize=4096)
+def _found_value(text: str) -> Value | None:
+    """A match of ``SEARCH`` read as a quantity, or None where it reads as none. Kept per
+    spelling: a long document states the same few quantities again and again ("30 seconds",
+    "75%"), and reading one costs far more than finding it; a ``Value`` is immutable."""
+    try:
+        return parse_quantity(text)
+    except QuantityError:
+        return None
