@@ -22,7 +22,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from driftguard.config.specs import Selector
 from driftguard.judging.cache_codec import (
     Uncacheable,
     claim_from_json,
@@ -36,6 +35,7 @@ from driftguard.judging.fingerprints import CLAIMS, TEXT, code_fingerprint, dige
 from driftguard.model import Claim, Item, NameItems
 
 if TYPE_CHECKING:
+    from driftguard.config.specs import Selector
     from driftguard.judging.history import Removal
     from driftguard.judging.linked import LinkedDoc
 
@@ -102,7 +102,7 @@ class FactCache:
         libraries = [library_fingerprint(reader) for reader in readers]
         if any(found is None for found in libraries):
             return compute()
-        files = [[path, self._content_digest(path, text)] for path, text in texts]
+        files = [[path, self.content_digest(path, text)] for path, text in texts]
         key = [FORMAT, "names", readers, repr(selector), files, code_fingerprint(), libraries]
         name = digest(json.dumps(key).encode("ascii"))
         stored = self._read(name, key)
@@ -167,16 +167,24 @@ class FactCache:
         libraries = library_fingerprint(reader)
         if libraries is None:
             return None
-        key: list[object] = [FORMAT, kind, reader, path, self._content_digest(path, text), repr(spec),
+        key: list[object] = [FORMAT, kind, reader, path, self.content_digest(path, text), repr(spec),
                              code_fingerprint(), libraries]
         return digest(json.dumps(key).encode("ascii")), key
 
-    def _content_digest(self, path: str, text: str) -> str:
+    def content_digest(self, path: str, text: str) -> str:
         """The hash of ``text``, computed once however many facts read the same file."""
         known = self._contents.get(path)
         if known is None or known[0] is not text:
             known = self._contents[path] = (text, digest(text.encode("utf-8", "surrogatepass")))
         return known[1]
+
+    def stored(self, key: list[object]) -> object | None:
+        """The value stored under ``key`` (a JSON list), None for none or a damaged one; not
+        counted, for an entry whose parts its caller checks (``judging.linked_set``)."""
+        return self._read(digest(json.dumps(key).encode("ascii")), key)
+
+    def store(self, key: list[object], payload: object) -> None:
+        self._write(digest(json.dumps(key).encode("ascii")), key, payload)
 
     def _read(self, name: str, key: list[object]) -> object | None:
         try:
