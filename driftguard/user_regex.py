@@ -8,6 +8,9 @@ so a pattern that backtracks catastrophically is stopped at the bound
 (``DEFAULT_TIMEOUT`` seconds, or ``DRIFTGUARD_REGEX_TIMEOUT``) and reported as
 a ``PatternError`` naming the file and the pattern, never a hang. The bound
 covers one batch of matches: all the texts of one call together.
+
+The library is imported with the first pattern compiled (``Compiled`` and ``MULTILINE``
+on first use), so a run that compiles none (a warm ``links`` check) never loads it.
 """
 
 from __future__ import annotations
@@ -15,19 +18,38 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Sequence
-
-import regex
+from typing import TYPE_CHECKING, Any
 
 from driftguard.model import Location, PatternError
 
-Compiled = regex.Pattern
+if TYPE_CHECKING:
+    from regex import MULTILINE
+    from regex import Pattern as Compiled
+
+__all__ = ["DEFAULT_TIMEOUT", "MULTILINE", "TIMEOUT_ENV", "Compiled", "compile_user_regex", "every_group",
+           "first_groups", "group_each", "search_each", "timeout"]
 
 DEFAULT_TIMEOUT = 2.0
 """Seconds one batch of matches may take before it is stopped and reported."""
 
 TIMEOUT_ENV = "DRIFTGUARD_REGEX_TIMEOUT"
 
-MULTILINE = regex.MULTILINE
+
+def __getattr__(name: str) -> object:
+    if name in ("regex", "Compiled", "MULTILINE"):
+        import regex
+
+        if name == "regex":
+            globals()["regex"] = regex  # a name of this module from now on (a test may stand in for it)
+            return regex
+        return regex.Pattern if name == "Compiled" else regex.MULTILINE
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _library() -> Any:
+    """The ``regex`` library, imported with the first pattern compiled."""
+    found = globals().get("regex")
+    return found if found is not None else __getattr__("regex")
 
 
 def timeout() -> float:
@@ -43,6 +65,7 @@ def compile_user_regex(pattern: str, where: Location, *, flags: int = 0, groups:
                        what: str = "pattern") -> Compiled[str]:
     """``pattern`` compiled; ``PatternError`` at ``where`` when it does not compile or has
     fewer than ``groups`` groups. ``what`` names it in the message (``pattern``, ``name pattern``)."""
+    regex = _library()
     try:
         compiled = regex.compile(pattern, flags | regex.VERSION0)
     except (regex.error, RecursionError, OverflowError, ValueError) as exc:  # nesting or repeats too large

@@ -10,14 +10,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from driftguard import languages
 from driftguard.config import globs, yamlsafe
 from driftguard.config.schema import Reader
-from driftguard.config.specs import CLAIM_KEYS, CLAIM_OPTIONS, SELECTOR_KEYS, ClaimForm, Selector
+from driftguard.config.specs import CLAIM_KEYS, CLAIM_OPTIONS, ClaimForm
 from driftguard.model import ConfigError, Direction, Location
-from driftguard.quantities import FACT_UNITS
+
+if TYPE_CHECKING:
+    from driftguard.config.specs import Selector
 
 CONFIG_NAME = "driftguard.yaml"
 DEFAULT_MAX_FILE_SIZE = 4 * 1024 * 1024
@@ -187,6 +189,9 @@ FACT_KEYS = frozenset({"file", "unit", "unwrap", "ignore"})
 
 
 def _fact(r: Reader, facts: Any, name: str, root: Path) -> FactSpec:
+    from driftguard.config.specs import SELECTOR_KEYS  # the selectors load with the first fact
+    from driftguard.quantities import FACT_UNITS
+
     key = f"facts.{name}"
     line = r.line_of(facts, name)
     siblings = frozenset().union(*(kind.siblings for kind in SELECTOR_KEYS.values()))
@@ -207,7 +212,7 @@ def _fact(r: Reader, facts: Any, name: str, root: Path) -> FactSpec:
     selector = replace(kind.from_config(r, body, key), unwrap=_names(r, body, "unwrap", key))
     if unit is not None and (kind.names or getattr(selector, "values", "") == "names"):
         r.fail(body, "unit", f"{key}.unit: `{chosen[0]}` yields names, which carry no unit")
-    return FactSpec(name=name, file=written, selector=cast(Selector, selector), line=line, files=files, unit=unit,
+    return FactSpec(name=name, file=written, selector=cast("Selector", selector), line=line, files=files, unit=unit,
                     ignore=_names(r, body, "ignore", key))
 
 

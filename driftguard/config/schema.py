@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import posixpath
 import re
 from collections.abc import Sequence
@@ -39,6 +38,8 @@ class Reader:
 
     @staticmethod
     def suggest(word: str, choices: Sequence[str] | dict[str, Any]) -> str:
+        import difflib  # only when a key is wrong
+
         close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
         return f" (did you mean {close[0]!r}?)" if close else ""
 

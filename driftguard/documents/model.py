@@ -4,7 +4,9 @@ Every part carries its 1-based ``line`` and its character ``span``
 ``[start, end)`` in the original text. Plain text (``Prose.text``) has inline
 markup removed and whitespace folded; ``Prose.doc_span`` leads any substring of
 it back to the document, so a fixer can rewrite a value in place. ``Link``s
-are the relative links and images (``documents.links``), ``Anchor``s the
+are the relative links and images (``documents.links``; the record is kept with
+what its target names, in ``documents.targets``, so that judging links read from
+the cache loads nothing else of the model), ``Anchor``s the
 fragments a link into the document may name (``documents.slugs``).
 """
 
@@ -14,7 +16,11 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from driftguard.documents.inline import OffsetMap
+from driftguard.documents.targets import Link
 from driftguard.model import Location
+
+__all__ = ["Anchor", "Cell", "CodeBlock", "CodeSpan", "Document", "Heading", "Link", "ListItem", "Prose", "Row",
+           "Section", "Sentence", "Table", "fold_key"]
 
 
 @dataclass(frozen=True)
@@ -135,36 +141,6 @@ class Section:
 
     def contains(self, offset: int) -> bool:
         return self.body_start <= offset < self.span[1]
-
-
-@dataclass(frozen=True)
-class Link:
-    """A relative link or image: ``[text](target)``, ``[text][ref]``, ``[ref]``, ``![alt](target)``.
-
-    ``target`` is the destination as written (escapes and percent-encoding kept,
-    without the ``<>`` of ``<a b.md>``); ``destination`` is what it points at
-    (escapes and entities resolved, percent-encoding kept). ``line`` is the line
-    the link starts on; ``span`` is the target's text in the document, in the
-    ``[ref]: target`` definition for a reference link (None when it cannot be
-    placed). ``reference`` is the label of a reference link, "" for an inline one.
-    """
-
-    target: str
-    destination: str
-    line: int
-    span: tuple[int, int] | None
-    image: bool = False
-    reference: str = ""
-
-    @property
-    def path(self) -> str:
-        """The path part of ``destination``: before any ``?query`` or ``#fragment``."""
-        return self.destination.split("#", 1)[0].split("?", 1)[0]
-
-    @property
-    def fragment(self) -> str | None:
-        """What follows the ``#``, still percent-encoded; None when there is no ``#``."""
-        return self.destination.split("#", 1)[1] if "#" in self.destination else None
 
 
 @dataclass(frozen=True)

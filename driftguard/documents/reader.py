@@ -284,10 +284,11 @@ class _Builder:
                          closed)
 
     def _paragraph(self, tok: Token, item: _OpenItem | None) -> None:
+        if self.partial:  # its links, anchors and code spans; no prose
+            self.codes.extend(self._inline(tok, self._line_runs(tok))[3])
+            return
         prose, codes, _ = self._prose(tok, self._line_runs(tok))
         self.codes.extend(codes)
-        if self.partial:
-            return
         self.paragraphs.append(prose)
         self.sentences.extend(sentences(prose, self.line_of))
         if item is not None:  # a paragraph directly inside a list item
@@ -316,6 +317,9 @@ class _Builder:
             if not self._reads(tok):
                 continue
             shifted = [(a, base + s, n) for a, s, n in runs]
+            if self.partial:  # the table is not kept: its links, anchors and code spans only
+                self.codes.extend(self._inline(tok, shifted, line=index + 1)[3])
+                continue
             prose, codes, _ = self._prose(tok, shifted, line=index + 1)
             self.codes.extend(codes)
             cells.append(Cell(prose.text, index + 1, prose.span, prose.map, codes=tuple(codes)))
@@ -350,9 +354,9 @@ class _Builder:
             offset += len(piece) + 1
         return runs
 
-    def _prose(self, tok: Token, runs: list[Run], line: int = 0, heading: bool = False) -> _Inline:
-        """The folded plain text of an inline token, and its code spans, mapped to the
-        document; its links and HTML anchors are recorded on the way."""
+    def _inline(self, tok: Token, runs: list[Run], line: int = 0) -> tuple[OffsetMap, list[Run], str, list[CodeSpan]]:
+        """An inline token read for what it holds: its links and HTML anchors recorded, and
+        its source map, the runs of its plain text into the source, that text and its code spans."""
         base = runs[0][1] if runs else (self.starts[self.line_index(tok.map[0])] if tok.map else 0)
         content = OffsetMap(runs, base)
         children = tok.children or []
@@ -363,6 +367,17 @@ class _Builder:
         for child in children:
             if child.type == "html_inline":
                 self._html(child.content, line or ((tok.map[0] + 1) if tok.map else 1))
+        codes = []
+        for code, at in code_at:
+            cspan = content.span(at, at + len(code))
+            codes.append(CodeSpan(code, self.line_of(cspan[0]), cspan))
+        return content, plain_runs, plain, codes
+
+    def _prose(self, tok: Token, runs: list[Run], line: int = 0, heading: bool = False) -> _Inline:
+        """The folded plain text of an inline token, and its code spans, mapped to the
+        document; its links and HTML anchors are recorded on the way."""
+        content, plain_runs, plain, codes = self._inline(tok, runs, line)
+        base = content.base
         text_map = plain_map = OffsetMap(content.compose(plain_runs), base)
         folds = heading or not self.partial  # a links or references rule reads no prose
         text, folded_runs = fold(plain) if folds else (plain, None)
@@ -370,10 +385,6 @@ class _Builder:
             text_map = OffsetMap(plain_map.compose(folded_runs), base)
         span = content.span(0, len(tok.content))  # all the source the text was read from
         prose = Prose(text, line or self.line_of(span[0]), span, text_map)
-        codes = []
-        for code, at in code_at:
-            cspan = content.span(at, at + len(code))
-            codes.append(CodeSpan(code, self.line_of(cspan[0]), cspan))
         return _Inline(prose, codes, plain)
 
     def definitions(self) -> Definitions:

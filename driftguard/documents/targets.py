@@ -12,16 +12,19 @@ and their ``span`` is that text. ``cross_references`` reads the markdown forms
 from a document's text; the site that publishes the document resolves them. A
 site that does not build Sphinx documents reads a reStructuredText page's
 ``:doc:`` as the file ``sphinx_document`` names (what it points at on GitHub).
+
+``Link`` is the document model's record of one link (``documents.model`` names it too).
 """
 
 from __future__ import annotations
 
 import posixpath
 import re
+from dataclasses import dataclass
 from urllib.parse import unquote
 
-__all__ = ["ROLES", "cross_reference", "cross_references", "is_relative", "labels", "resolve_path", "source_root",
-           "sphinx_document", "split_target"]
+__all__ = ["ROLES", "Link", "cross_reference", "cross_references", "is_relative", "labels", "resolve_path",
+           "source_root", "sphinx_document", "split_target"]
 
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 ROLES = ("doc", "ref", "relref")
@@ -33,6 +36,36 @@ _MYST_ROLE = re.compile(r"\{(doc|ref)\}`*\Z")
 _TITLED = re.compile(r"(?s).*?<([^<>]+)>\s*\Z")
 _LABEL = re.compile(r"^[ \t]{0,3}\(([^()\s][^()\n]*)\)=[ \t]*$", re.M)
 _SOURCE_FOLDERS = ("source", "docs", "doc", "documentation")
+
+
+@dataclass(frozen=True)
+class Link:
+    """A relative link or image: ``[text](target)``, ``[text][ref]``, ``[ref]``, ``![alt](target)``.
+
+    ``target`` is the destination as written (escapes and percent-encoding kept,
+    without the ``<>`` of ``<a b.md>``); ``destination`` is what it points at
+    (escapes and entities resolved, percent-encoding kept). ``line`` is the line
+    the link starts on; ``span`` is the target's text in the document, in the
+    ``[ref]: target`` definition for a reference link (None when it cannot be
+    placed). ``reference`` is the label of a reference link, "" for an inline one.
+    """
+
+    target: str
+    destination: str
+    line: int
+    span: tuple[int, int] | None
+    image: bool = False
+    reference: str = ""
+
+    @property
+    def path(self) -> str:
+        """The path part of ``destination``: before any ``?query`` or ``#fragment``."""
+        return self.destination.split("#", 1)[0].split("?", 1)[0]
+
+    @property
+    def fragment(self) -> str | None:
+        """What follows the ``#``, still percent-encoded; None when there is no ``#``."""
+        return self.destination.split("#", 1)[1] if "#" in self.destination else None
 
 
 def is_relative(destination: str) -> bool:

@@ -22,7 +22,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from driftguard.config.specs import Selector
 from driftguard.judging.cache_codec import (
     Uncacheable,
     claim_from_json,
@@ -37,6 +36,7 @@ from driftguard.judging.verdict_codec import Judged, judged_from_json, judged_to
 from driftguard.model import Claim, Item, NameItems
 
 if TYPE_CHECKING:
+    from driftguard.config.specs import Selector
     from driftguard.judging.history import Removal
     from driftguard.judging.linked import LinkedDoc
 
@@ -122,7 +122,7 @@ class FactCache:
                 if found is not None:
                     return found
             self.misses += 1  # the pointer, or the entry it names, is gone or damaged
-        files = [[path, self._content_digest(path, text)] for path, text in texts()]
+        files = [[path, self.content_digest(path, text)] for path, text in texts()]
         key: list[object] = [FORMAT, "names", readers, repr(selector), files, code_fingerprint(), libraries]
         found = self._names_entry(key)
         if found is None:
@@ -161,10 +161,6 @@ class FactCache:
         by ``key``: everything else the verdict depends on (the rule's facts and documents
         by content, the repository's files by stamp, git's ``HEAD``)."""
         return self._through("verdict", CLAIMS, path, text, key, compute, judged_to_json, judged_from_json)
-
-    def content_digest(self, path: str, text: str) -> str:
-        """The hash of ``text``, the content of ``path``; computed once per run."""
-        return self._content_digest(path, text)
 
     def claim(self, path: str, text: str, form: object, compute: Callable[[], Claim]) -> Claim:
         """The claim ``form`` reads from document ``path`` (content ``text``)."""
@@ -211,16 +207,24 @@ class FactCache:
         libraries = library_fingerprint(reader)
         if libraries is None:
             return None
-        key: list[object] = [FORMAT, kind, reader, path, self._content_digest(path, text), repr(spec),
+        key: list[object] = [FORMAT, kind, reader, path, self.content_digest(path, text), repr(spec),
                              code_fingerprint(), libraries]
         return digest(json.dumps(key).encode("ascii")), key
 
-    def _content_digest(self, path: str, text: str) -> str:
+    def content_digest(self, path: str, text: str) -> str:
         """The hash of ``text``, computed once however many facts read the same file."""
         known = self._contents.get(path)
         if known is None or known[0] is not text:
             known = self._contents[path] = (text, digest(text.encode("utf-8", "surrogatepass")))
         return known[1]
+
+    def stored(self, key: list[object]) -> object | None:
+        """The value stored under ``key`` (a JSON list), None for none or a damaged one; not
+        counted, for an entry whose parts its caller checks (``judging.linked_set``)."""
+        return self._read(digest(json.dumps(key).encode("ascii")), key)
+
+    def store(self, key: list[object], payload: object) -> None:
+        self._write(digest(json.dumps(key).encode("ascii")), key, payload)
 
     def _read(self, name: str, key: list[object]) -> object | None:
         try:

@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from driftguard.config.loader import Config, FactSpec, Rule
 from driftguard.config.specs import Judging
-from driftguard.judging.baseline import Key, read_baseline, split
 from driftguard.judging.compare import (
     compare_entries,
     compare_rows,
@@ -24,7 +24,6 @@ from driftguard.judging.compare import (
     compare_set,
     error_finding,
 )
-from driftguard.judging.facts import FactReader
 from driftguard.judging.result import Result, RuleResult
 from driftguard.judging.workspace import Workspace
 from driftguard.model import (
@@ -41,12 +40,14 @@ from driftguard.model import (
     Status,
     Value,
 )
-from driftguard.sources import unique_items
 
 if TYPE_CHECKING:
     from driftguard.documents.model import Document
+    from driftguard.judging.baseline import Key
     from driftguard.judging.cache import FactCache
+    from driftguard.judging.facts import FactReader
     from driftguard.judging.linked import LinkedDoc
+    from driftguard.judging.linked_set import LinkedSet
     from driftguard.judging.repository import Repository
 
 
@@ -57,8 +58,15 @@ class Engine:
         self.config = config
         self.cache = cache  # None: nothing is read from or written to disk but the run's files
         self.workspace = Workspace(config.root, config.max_file_size, config.root_origin)
-        self.facts = FactReader(self.workspace, cache)
         self._known: Counter[Key] | None = None  # the baseline's entries no finding has matched yet
+        self._pages: LinkedSet | None = None  # the links and anchors of every page, one cache entry
+
+    @cached_property
+    def facts(self) -> FactReader:
+        """The facts' reader, made when a rule first reads a fact (a ``links`` run never does)."""
+        from driftguard.judging.facts import FactReader
+
+        return FactReader(self.workspace, self.cache)
 
     def fact(self, spec: FactSpec) -> Fact:
         """The fact ``spec`` names, extracted once per run; raises DriftguardError."""
@@ -95,10 +103,27 @@ class Engine:
 
             return linked_doc(read_links(path, ws.read_text(path)))
 
-        if self.cache is None:
+        pages = self.pages()
+        if pages is None:
             return ws.cached("linked", path, read)
-        cache = self.cache
-        return ws.cached("linked", path, lambda: cache.linked(path, ws.read_text(path), read))
+        return ws.cached("linked", path, lambda: pages.linked(path, read))
+
+    def own_links(self, path: str) -> LinkedDoc:
+        """The links of ``path`` its own ``links`` rule judges: a page that can hold no link
+        is parsed only if a link points into it."""
+        from driftguard.judging.linked import LinkedDoc, may_link
+
+        pages = self.pages()
+        may = may_link(path, self.workspace.read_text(path)) if pages is None else pages.may_link(path)
+        return self.linked(path) if may else LinkedDoc(path, (), ())
+
+    def pages(self) -> LinkedSet | None:
+        """The cache's one entry for the links and anchors of every page; None uncached."""
+        from driftguard.judging.linked_set import LinkedSet
+
+        if self._pages is None and self.cache is not None:
+            self._pages = LinkedSet(self.cache, self.workspace, str(self.config.path.absolute()))
+        return self._pages
 
     def document(self, path: str) -> Document:
         from driftguard.documents.formats import read_document  # a parser is imported only here
@@ -113,6 +138,8 @@ class Engine:
     def _known_apart(self, result: RuleResult) -> RuleResult:
         if self.config.baseline is None or not result.findings:
             return result
+        from driftguard.judging.baseline import read_baseline, split
+
         if self._known is None:
             self._known = read_baseline(self.config.baseline).counts()
         new, known = split(result.findings, self._known)
@@ -166,6 +193,8 @@ class Engine:
     def _as_judged(self, rule: Rule, spec: FactSpec, fact: Fact) -> Fact:
         """A map fact as the rule judges it: one entry for ``entry:``, its entries for a
         form that reads entries, else its keys as a set."""
+        from driftguard.sources import unique_items
+
         if not spec.map or rule.claim.entries:
             return fact
         if rule.entry is None:
@@ -185,12 +214,9 @@ class Engine:
         skipped: tuple[str, ...] = ()
         try:
             if rule.claim.judging is Judging.LINKS:
-                from driftguard.judging.linked import LinkedDoc, may_link
                 from driftguard.judging.links import judge_links
 
-                text = self.workspace.read_text(rule.doc)  # a page that can hold no link is parsed only if linked to
-                doc = self.linked(rule.doc) if may_link(rule.doc, text) else LinkedDoc(rule.doc, (), ())
-                claim, found = judge_links(rule, doc, self.workspace, self.linked)
+                claim, found = judge_links(rule, self.own_links(rule.doc), self.workspace, self.linked)
             else:
                 from driftguard.judging.references import judge_references, references_claim
                 from driftguard.judging.verdict_codec import Judged
@@ -231,14 +257,22 @@ class Engine:
     def _glob_holds_none(self, rule: Rule) -> bool:
         """Whether ``rule`` is the first document of a glob none of whose documents holds a
         link or reference: such a rule read nothing and is no pass (told once, on the first)."""
-        siblings = [r for r in self.config.rules if r.id == rule.id]
-        if siblings[0] is not rule:
+        siblings = self._siblings.get(rule.id, [])
+        if not siblings or siblings[0] is not rule:
             return False
         for other in siblings[1:]:
             claim = self.judge(other).claim
             if claim is None or claim.items:  # unread (an error of its own) or holding something
                 return False
         return True
+
+    @cached_property
+    def _siblings(self) -> dict[str, list[Rule]]:
+        """The rules of each id (one per document of a glob)."""
+        found: dict[str, list[Rule]] = {}
+        for rule in self.config.rules:
+            found.setdefault(rule.id, []).append(rule)
+        return found
 
     def repository(self) -> Repository:
         """The repository's files and the names they hold, read once per run."""
@@ -277,7 +311,10 @@ class Engine:
 
     def run(self, rules: Iterable[Rule] | None = None) -> Result:
         chosen = self.config.rules if rules is None else tuple(rules)
-        return Result(self.config, tuple(self.judge(rule) for rule in chosen))
+        result = Result(self.config, tuple(self.judge(rule) for rule in chosen))
+        if self._pages is not None:
+            self._pages.save(whole=rules is None)
+        return result
 
 
 def _status(findings: list[Finding]) -> Status:

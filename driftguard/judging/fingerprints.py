@@ -60,17 +60,17 @@ def code_fingerprint() -> str:
 
 def package_fingerprint(package: Path, extra: tuple[str, ...] = ()) -> str:
     """A hash of ``extra`` and the path, size and mtime of each .py file under ``package``."""
-    files, pending = [], [package]
+    files: list[str] = []
+    pending = [(str(package), "")]  # a folder and its posix path under ``package``
     while pending:
-        folder = pending.pop()
+        folder, rel = pending.pop()
         with os.scandir(folder) as entries:
             for entry in entries:
                 if entry.is_dir(follow_symlinks=False) and entry.name != "__pycache__":
-                    pending.append(Path(entry.path))
+                    pending.append((entry.path, f"{rel}{entry.name}/"))
                 elif entry.name.endswith(".py"):
                     info = entry.stat()
-                    rel = Path(entry.path).relative_to(package).as_posix()
-                    files.append(f"{rel}:{info.st_size}:{info.st_mtime_ns}")
+                    files.append(f"{rel}{entry.name}:{info.st_size}:{info.st_mtime_ns}")
     return digest("\n".join([*extra, "", *sorted(files)]).encode("utf-8", "surrogateescape"))
 
 

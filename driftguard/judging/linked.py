@@ -20,9 +20,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from driftguard.documents.model import CodeBlock, Document, Link
-from driftguard.documents.targets import cross_references, labels
+from driftguard.documents.targets import Link, cross_references, labels
+
+if TYPE_CHECKING:
+    from driftguard.documents.model import CodeBlock, Document
 
 MARKDOWN_ONLY = (".md", ".markdown", ".mdown", ".mkd", ".mkdn")
 MARKDOWN = (*MARKDOWN_ONLY, ".rst", ".rest")

@@ -31,15 +31,13 @@ fragment (too large, not UTF-8) is one finding too: the link cannot be shown goo
 
 from __future__ import annotations
 
-import difflib
 import posixpath
 import re
 from dataclasses import replace
 from itertools import islice
 
 from driftguard.config.loader import Rule
-from driftguard.documents.model import Link
-from driftguard.documents.targets import cross_reference, sphinx_document, split_target
+from driftguard.documents.targets import Link, cross_reference, sphinx_document, split_target
 from driftguard.judging.linked import MARKDOWN, LinkedDoc
 from driftguard.judging.sites import Linked, Located, Site, Tree, site_for
 from driftguard.judging.sites.tree import FILE, FOLDER, MISSING
@@ -56,6 +54,8 @@ _MARKUP = re.compile(r"[`*]|\[([^\]]*)\]\([^)]*\)")
 def judge_links(rule: Rule, doc: LinkedDoc, workspace: Workspace, linked: Linked) -> tuple[Claim, list[Finding]]:
     """The links of ``doc`` as a claim (one item per link, its target as written) and
     a finding for each one that points at nothing; ``linked`` reads a target's anchors."""
+    if not doc.links:
+        return Claim((), Location(doc.path)), []  # nothing to resolve: no site is detected for it
     tree = Tree(workspace)
     site = site_for(tree, doc.path, getattr(rule.claim, "site", ""))  # LinksClaim.site: the form this judges
     items: list[Item] = []
@@ -151,7 +151,8 @@ def _fragment_problem(shown: str, rel: str, fragment: str, doc: LinkedDoc, site:
             if lines is None:
                 return f": {shown} has no heading '{fragment}'" + _why(fragment, target, site, anchors)
         assert lines is not None
-        count = _line_count(tree.workspace.read_text(tree.real(rel)))
+        real = tree.real(rel)
+        count = tree.workspace.cached("line-count", real, lambda: _line_count(tree.workspace.read_text(real)))
     except DriftguardError as exc:
         return f": cannot read {shown} to check '#{fragment}': {exc.message}"
     first, last = int(lines.group(1)), int(lines.group(2) or lines.group(1))
@@ -171,6 +172,8 @@ def _why(fragment: str, target: LinkedDoc, site: Site, anchors: tuple[str, ...])
             if hidden.closed and hidden.reopened:
                 said += f" (the fence at line {hidden.end} closes the block opened at line {hidden.reopened})"
             return said
+    import difflib  # only for a broken link
+
     close = difflib.get_close_matches(fragment.lower(), list(anchors), n=1, cutoff=0.6)
     return f"; closest: #{close[0]}" if close else ""
 
@@ -208,6 +211,8 @@ def _closest_path(rel: str, tree: Tree) -> tuple[str, str]:
 
 
 def _closest_entry(name: str, folder: str, tree: Tree) -> str | None:
+    import difflib
+
     entries = {n.lower(): n for n in islice(tree.entries(folder), _MAX_ENTRIES)}
     close = difflib.get_close_matches(name.lower(), list(entries), n=1, cutoff=0.65)  # 0.6 says guide.md for gone.md
     return entries[close[0]] if close else None

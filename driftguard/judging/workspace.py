@@ -30,7 +30,7 @@ class Workspace:
         self.root_origin = root_origin
         self.max_file_size = max_file_size
         self._cache: dict[tuple[str, str], object] = {}
-        self._folders: dict[str, Path] = {}
+        self._folders: dict[str, str] = {}
         self.bytes_read = 0
 
     def resolve(self, relpath: str) -> Path:
@@ -38,21 +38,29 @@ class Workspace:
 
         Each folder is resolved once per run; a file that is not itself a symlink
         then needs only an ``lstat``."""
+        return Path(self._real(relpath))
+
+    def _real(self, relpath: str) -> str:
+        return self._located(relpath)[0]
+
+    def _located(self, relpath: str) -> tuple[str, os.stat_result | None]:
+        """The real path of ``relpath`` and, when it is no symlink, its ``lstat`` (its ``stat``)."""
         folder, _, name = relpath.rpartition("/")
         if folder and name not in ("", ".", ".."):
             real_folder = self._folders.get(folder)
             if real_folder is None:
                 try:
-                    real_folder = self._folders[folder] = self._resolve(folder)
+                    real_folder = self._folders[folder] = str(self._resolve(folder))
                 except ReadError:
-                    return self._resolve(relpath)  # raised again, naming the file
-            candidate = real_folder / name
+                    return str(self._resolve(relpath)), None  # raised again, naming the file
+            candidate = os.path.join(real_folder, name)
             try:
-                if not stat.S_ISLNK(os.lstat(candidate).st_mode):
-                    return candidate
+                info = os.lstat(candidate)
             except OSError:
-                return candidate  # missing or unreadable: reading it says so
-        return self._resolve(relpath)
+                return candidate, None  # missing or unreadable: reading it says so
+            if not stat.S_ISLNK(info.st_mode):
+                return candidate, info
+        return str(self._resolve(relpath)), None
 
     def _resolve(self, relpath: str) -> Path:
         candidate = self.root / relpath
@@ -88,6 +96,22 @@ class Workspace:
         if isinstance(found, DriftguardError):
             raise found
         return cast(T, found)
+
+    def stamp(self, relpath: str) -> tuple[int, ...] | None:
+        """``(size, mtime_ns, ctime_ns, inode, device)`` of ``relpath``, asked as reading it
+        would (under the root, a regular file within ``max_file_size``); None when reading
+        it would fail or could not be told apart, so the caller reads it and meets the error."""
+        def make() -> tuple[int, ...] | None:
+            try:
+                real, info = self._located(relpath)
+                info = info or os.stat(real)
+            except (OSError, ValueError, DriftguardError):
+                return None
+            if not stat.S_ISREG(info.st_mode) or info.st_size > self.max_file_size:
+                return None
+            return info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev
+
+        return self.cached("stamp", relpath, make)
 
     def _read(self, relpath: str) -> str:
         where = Location(relpath)

@@ -17,6 +17,7 @@ from driftguard.config.loader import Rule
 from driftguard.documents.formats import read_document
 from driftguard.judging.linked import LinkedDoc, linked_doc
 from driftguard.judging.links import judge_links
+from driftguard.judging.sites import GENERATORS
 from driftguard.judging.workspace import Workspace
 from driftguard.model import Direction, Finding
 
@@ -82,6 +83,8 @@ def _judge(root: Path, doc: str, text: str, site: str = "", spy: Spy | None = No
         return linked_doc(read_document(path, workspace.read_text(path)))
 
     if spy is not None:
+        for generator in GENERATORS:  # imported when first met: the spy watches the tree, not the imports
+            generator.module()
         spy.install(root)
     rule = Rule("links", (), doc, LinksClaim(site=site), Direction.DOC_TO_CODE, 1)
     findings = judge_links(rule, view, workspace, linked)[1]

@@ -2,10 +2,13 @@
 
 Each generator is one module (``github``, ``mkdocs``, ``vitepress``, ``docusaurus``,
 ``hugo``, ``sphinx``) with a ``Site`` subclass (``base.py``: how a link resolves to a
-page, how a heading becomes an anchor), ``detect(tree, folder)`` (the site whose
-config is in that folder, or None) and ``default(tree)`` (its defaults over the
-whole repository, for ``links: {site: NAME}`` where no config is found). This
-list is the only place that names them; its order is the detection order.
+page, how a heading becomes an anchor), ``detect(tree, home, config)`` (the site
+``config`` configures in folder ``home``, or None) and ``default(tree)`` (its
+defaults over the whole repository, for ``links: {site: NAME}`` where no config is
+found). ``GENERATORS`` is the only place that names them, with the files that
+configure each; its order is the detection order, and a generator's module is
+imported only when one of its files is found (a tree with no site config imports
+``github`` alone).
 
 Detection looks for a config from the document's folder up to the root, nearest
 first, in each folder and in its ``website``, ``docs``, ``site``, ``documentation``
@@ -17,31 +20,48 @@ publishes is rendered by GitHub, as it is read on github.com.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable
+from importlib import import_module
+from types import ModuleType
 from typing import NamedTuple
 
-from driftguard.judging.sites import docusaurus, github, hugo, mkdocs, sphinx, vitepress
-from driftguard.judging.sites.base import Linked, Located, Site
+from driftguard.judging.sites.base import Linked, Located, Site, first_file
 from driftguard.judging.sites.tree import Tree
 
 __all__ = ["GENERATORS", "NAMES", "Linked", "Located", "Site", "Tree", "site_for"]
 
 
 class Generator(NamedTuple):
+    """A site generator: its module ``driftguard.judging.sites.<name>`` and the files,
+    relative to a folder, that configure it there (the first found is read)."""
+
     name: str
-    detect: Callable[[Tree, str], Site | None]
-    default: Callable[[Tree], Site]
+    configs: tuple[str, ...]
+
+    def module(self) -> ModuleType:
+        return import_module(f"{__name__}.{self.name}")
+
+    def detect(self, tree: Tree, home: str) -> Site | None:
+        config = first_file(tree, home, self.configs)
+        found: Site | None = None if config is None else self.module().detect(tree, home, config)
+        return found
+
+    def default(self, tree: Tree) -> Site:
+        made: Site = self.module().default(tree)
+        return made
 
 
+_SCRIPTS = ("ts", "mts", "js", "mjs", "cts", "cjs")
+_HUGO = ("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config.toml", "config.yaml", "config.yml", "config.json")
 GENERATORS = (
-    Generator(mkdocs.NAME, mkdocs.detect, mkdocs.default),
-    Generator(vitepress.NAME, vitepress.detect, vitepress.default),
-    Generator(docusaurus.NAME, docusaurus.detect, docusaurus.default),
-    Generator(hugo.NAME, hugo.detect, hugo.default),
-    Generator(sphinx.NAME, sphinx.detect, sphinx.default),
-    Generator(github.NAME, github.detect, github.default),
+    Generator("mkdocs", ("mkdocs.yml", "mkdocs.yaml")),
+    Generator("vitepress", tuple(f".vitepress/config.{ext}" for ext in _SCRIPTS)),
+    Generator("docusaurus", tuple(f"docusaurus.config.{ext}" for ext in ("ts", "js", "mts", "mjs", "cts", "cjs"))),
+    Generator("hugo", (*_HUGO, *(f"config/_default/{name}" for name in _HUGO))),
+    Generator("sphinx", ("conf.py",)),
+    Generator("github", ()),  # never detected: the fallback
 )
 NAMES = tuple(g.name for g in GENERATORS)
+_GITHUB = GENERATORS[-1]
 _NEAR = ("website", "docs", "site", "documentation", "doc")
 
 
@@ -55,7 +75,8 @@ def _find(tree: Tree, doc: str, forced: str) -> Site:
     for site in _configured(tree, posixpath.dirname(doc), forced):
         if site.publishes(doc):
             return site
-    return next(g for g in GENERATORS if g.name == forced).default(tree) if forced else github.default(tree)
+    generator = next(g for g in GENERATORS if g.name == forced) if forced else _GITHUB
+    return tree.workspace.cached("site-default", generator.name, lambda: generator.default(tree))
 
 
 def _configured(tree: Tree, folder: str, forced: str) -> list[Site]:
@@ -78,7 +99,8 @@ def _homes(tree: Tree, folder: str) -> list[str]:
     found: list[str] = []
     while True:
         for home in [folder, *(posixpath.join(folder, n) for n in _NEAR)]:
-            if home not in found and (home == folder or tree.is_folder(home)):
+            if home not in found and (home == folder or tree.may_hold(folder, posixpath.basename(home))
+                                      and tree.is_folder(home)):
                 found.append(home)
         if not folder:
             return found

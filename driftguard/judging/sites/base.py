@@ -228,7 +228,8 @@ def heading_id(text: str) -> tuple[str, str | None]:
 
 def first_file(tree: Tree, home: str, names: tuple[str, ...]) -> str | None:
     """The first of ``names`` (relative to ``home``) that is a file: a generator's config."""
-    return next((posixpath.join(home, n) for n in names if tree.is_file(posixpath.join(home, n))), None)
+    return next((posixpath.join(home, n) for n in names
+                 if tree.may_hold(home, n.split("/")[0]) and tree.is_file(posixpath.join(home, n))), None)
 
 
 def folder_in(home: str, path: str) -> str | None:

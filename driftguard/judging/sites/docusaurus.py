@@ -31,12 +31,11 @@ from typing import ClassVar
 
 from driftguard.documents.slugs import numbered, slug
 from driftguard.documents.targets import resolve_path
-from driftguard.judging.sites.base import Site, first_file, folder_in, strip_suffix, within
+from driftguard.judging.sites.base import Site, folder_in, strip_suffix, within
 from driftguard.judging.sites.configs import literal, setting
 from driftguard.judging.sites.tree import Tree
 
 NAME = "docusaurus"
-CONFIGS = tuple(f"docusaurus.config.{ext}" for ext in ("ts", "js", "mts", "mjs", "cts", "cjs"))
 _PAGES = (".md", ".mdx")
 _SCRIPT_PAGES = (".js", ".jsx", ".ts", ".tsx")
 _NUMBER = re.compile(r"^(\d+)\s*[-_.]+\s*([^-_.\s].*)$")
@@ -191,10 +190,8 @@ def _front_matter(text: str) -> dict[str, str]:
     return found
 
 
-def detect(tree: Tree, home: str) -> Docusaurus | None:
-    config = first_file(tree, home, CONFIGS)
-    if config is None:
-        return None
+def detect(tree: Tree, home: str, config: str) -> Docusaurus:
+    """The site ``config`` (one of the files ``sites.GENERATORS`` names) configures in ``home``."""
     text = tree.read(config)
     from driftguard.judging.sites.jsconfig import exported  # tree-sitter, only for a site that has such a config
 

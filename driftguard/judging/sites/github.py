@@ -58,9 +58,5 @@ class GitHub(Site):
         return name in anchors or any(a.casefold() == folded for a in anchors)
 
 
-def detect(tree: Tree, home: str) -> GitHub | None:
-    return None  # never detected: the fallback
-
-
 def default(tree: Tree) -> GitHub:
     return GitHub(tree)

@@ -33,7 +33,7 @@ from typing import ClassVar
 from urllib.parse import urlsplit
 
 from driftguard.documents.slugs import numbered
-from driftguard.judging.sites.base import Linked, Located, Site, first_file, folder_in, strip_suffix
+from driftguard.judging.sites.base import Linked, Located, Site, folder_in, strip_suffix
 from driftguard.judging.sites.configs import literal, read_config, setting
 from driftguard.judging.sites.tree import Tree
 
@@ -161,15 +161,9 @@ def _name(page: str, suffixes: tuple[str, ...], indexes: tuple[str, ...]) -> str
     return posixpath.basename(folder) if name in indexes else name
 
 
-CONFIGS = ("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json")
-_LEGACY = ("config.toml", "config.yaml", "config.yml", "config.json")
-
-
-def detect(tree: Tree, home: str) -> Hugo | None:
-    names = (*CONFIGS, *_LEGACY, *(f"config/_default/{n}" for n in (*CONFIGS, *_LEGACY)))
-    config = first_file(tree, home, names)
-    if config is None:
-        return None
+def detect(tree: Tree, home: str, config: str) -> Hugo | None:
+    """The site ``config`` (one of the files ``sites.GENERATORS`` names) configures in
+    ``home``; None when it names no content folder (a ``config.toml`` of something else)."""
     data = read_config(tree, config)
     notes = [posixpath.relpath(config, home or ".")]
     if not isinstance(data, dict):

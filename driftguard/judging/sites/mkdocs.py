@@ -29,12 +29,11 @@ from typing import ClassVar, Literal
 from urllib.parse import quote
 
 from driftguard.judging.linked import LinkedDoc
-from driftguard.judging.sites.base import Site, first_file, folder_in, heading_id
+from driftguard.judging.sites.base import Site, folder_in, heading_id
 from driftguard.judging.sites.configs import Tagged, read_config, setting
 from driftguard.judging.sites.tree import Tree
 
 NAME = "mkdocs"
-CONFIGS = ("mkdocs.yml", "mkdocs.yaml")
 _IDCOUNT = re.compile(r"^(.*)_([0-9]+)$")
 _TAGS = re.compile(r"</?[^>]*>")
 _FORMS: tuple[Literal["NFC"], Literal["NFD"], Literal["NFKC"], Literal["NFKD"]] = ("NFC", "NFD", "NFKC", "NFKD")
@@ -112,10 +111,8 @@ class MkDocs(Site):
         return unique(found, seen)
 
 
-def detect(tree: Tree, home: str) -> MkDocs | None:
-    config = first_file(tree, home, CONFIGS)
-    if config is None:
-        return None
+def detect(tree: Tree, home: str, config: str) -> MkDocs:
+    """The site ``config`` (one of the files ``sites.GENERATORS`` names) configures in ``home``."""
     data = read_config(tree, config)
     notes = [posixpath.basename(config) if isinstance(data, dict) else f"{config} unreadable: the defaults"]
     docs_dir = setting(data, "docs_dir")

@@ -176,10 +176,8 @@ class Sphinx(Site):
         return found
 
 
-def detect(tree: Tree, home: str) -> Sphinx | None:
-    config = posixpath.join(home, "conf.py")
-    if not tree.is_file(config):
-        return None
+def detect(tree: Tree, home: str, config: str) -> Sphinx:
+    """The site ``config`` (``conf.py``, as ``sites.GENERATORS`` names it) configures in ``home``."""
     data = read_config(tree, config)
     notes = ["conf.py" if isinstance(data, dict) else "conf.py unreadable: the defaults"]
     extensions = setting(data, "extensions")

@@ -54,6 +54,14 @@ class Tree:
         """The names in ``folder`` (sorted, at most ``MAX_ENTRIES``); () for no folder."""
         return self.workspace.cached("tree-entries", folder, lambda: self._entries(folder))
 
+    def may_hold(self, folder: str, name: str) -> bool:
+        """Whether ``folder`` may hold an entry ``name`` (case ignored, as some file systems
+        ignore it): False only when the folder's whole listing has no such entry, so the
+        configs a site may have are looked for with one listing per folder, not one walk
+        per name; True when the folder cannot be listed whole."""
+        names = self.workspace.cached("tree-names", folder, lambda: self._names(folder))
+        return names is None or name.casefold() in names
+
     def read(self, rel: str) -> str | None:
         """The text of file ``rel``; None when it is no file inside the root or unreadable."""
         if self.kind(rel) != FILE:
@@ -92,6 +100,17 @@ class Tree:
         except OSError:
             return ()
         return tuple(sorted(names))
+
+    def _names(self, folder: str) -> frozenset[str] | None:
+        if self.kind(folder) != FOLDER:
+            return frozenset()  # no folder holds nothing (a walk through it finds nothing either)
+        real = self.real(folder)
+        try:
+            with os.scandir(os.path.join(self.root, real) if real else self.root) as it:
+                names = [entry.name.casefold() for _, entry in zip(range(MAX_ENTRIES + 1), it)]
+        except OSError:  # a folder one may enter but not list: ask each name
+            return None
+        return None if len(names) > MAX_ENTRIES else frozenset(names)
 
     def _walk(self, rel: str) -> tuple[str, str]:
         """(kind, real root-relative path) of ``rel``, one name at a time."""

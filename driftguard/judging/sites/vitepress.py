@@ -28,12 +28,11 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import ClassVar
 
-from driftguard.judging.sites.base import Site, first_file, folder_in, strip_suffix, within
+from driftguard.judging.sites.base import Site, folder_in, strip_suffix, within
 from driftguard.judging.sites.configs import NotLiteral, literal, setting
 from driftguard.judging.sites.tree import Tree
 
 NAME = "vitepress"
-CONFIGS = tuple(f".vitepress/config.{ext}" for ext in ("ts", "mts", "js", "mjs", "cts", "cjs"))
 _SPACE = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"  # JavaScript's \s
 _SPECIAL = re.compile(rf"[{_SPACE}~`!@#$%^&*()\-_+=\[\]{{}}|\\;:\"'\u201c\u201d\u2018\u2019<>,.?/]+")
 _EMOJI = re.compile(r"(?:(?<=\s)|^):[a-z0-9_+-]+:(?=\s|$)")
@@ -141,10 +140,8 @@ def _path_regex(pattern: str) -> str:
     return "".join(out) + re.escape(pattern[at:])
 
 
-def detect(tree: Tree, home: str) -> VitePress | None:
-    config = first_file(tree, home, CONFIGS)
-    if config is None:
-        return None
+def detect(tree: Tree, home: str, config: str) -> VitePress:
+    """The site ``config`` (one of the files ``sites.GENERATORS`` names) configures in ``home``."""
     text = tree.read(config)
     from driftguard.judging.sites.jsconfig import exported  # tree-sitter, only for a site that has such a config
 
