@@ -98,12 +98,12 @@ class FactCache:
         return entry is not None and (self.directory / f"{entry[0]}.json").is_file()
 
     def names(self, selector: Selector, texts: Callable[[], list[tuple[str, str]]],
-              stamps: list[tuple[str, list[int] | None]],
+              stamps: list[tuple[str, tuple[int, ...] | None]],
               compute: Callable[[], Sequence[Item]]) -> Sequence[Item]:
         """A whole ``symbols`` fact over many files as one entry, so a run whose files are
         all unchanged reads one entry instead of one per file. The entry is keyed by the
         files' contents (``texts()``: path and content each); a second, small entry keyed
-        by their stamps (``stamps``: path and size, mtime, mode, inode each) names the
+        by their stamps (``stamps``: path and ``Workspace.stamp`` each) names the
         first, so a run where no file was touched reads none of them. ``compute()`` (which
         goes through the per-file entries) when any file changed."""
         from driftguard.sources import reader_name
@@ -112,7 +112,8 @@ class FactCache:
         libraries = [library_fingerprint(reader) for reader in readers]
         if any(found is None for found in libraries):
             return compute()
-        by_stamp = [FORMAT, "names-stamp", readers, repr(selector), [list(s) for s in stamps], code_fingerprint(),
+        by_stamp = [FORMAT, "names-stamp", readers, repr(selector),
+                    [[path, None if stamp is None else list(stamp)] for path, stamp in stamps], code_fingerprint(),
                     libraries]
         stamp_name = digest(json.dumps(by_stamp).encode("ascii"))
         if all(stamp is not None for _, stamp in stamps):

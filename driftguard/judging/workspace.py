@@ -72,15 +72,6 @@ class Workspace:
             raise ReadError("the path leaves the root (through '..' or a symlink); refused", Location(relpath))
         return real
 
-    def stamp(self, relpath: str) -> list[int] | None:
-        """The size, modification time and mode of a file under the root (None when it
-        cannot be told): a cache entry keyed by stamps spares reading an unchanged file."""
-        try:
-            found = os.stat(self.resolve(relpath))
-        except (OSError, ReadError):
-            return None
-        return [found.st_size, found.st_mtime_ns, found.st_mode, found.st_ino]
-
     def read_text(self, relpath: str) -> str:
         return self.cached("text", relpath, lambda: self._read(relpath))
 
