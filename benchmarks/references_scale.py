@@ -169,6 +169,7 @@ def measure(root: Path, config: Path, glob: str, repeat: int, work: Path, repo: 
     env = {**os.environ, "PYTHONPATH": str(repo), "PYTHONPYCACHEPREFIX": str(work / "pycache")}
     env.pop("DRIFTGUARD_NO_CACHE", None)
     env.pop("DRIFTGUARD_JOBS", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # a bytecode cache, as an installed package has
     listing = _fact_files(root, config, repo, work)
     floor = work / "floor.py"
     floor.write_text(_FLOOR, encoding="utf-8")

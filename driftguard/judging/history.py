@@ -21,12 +21,14 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from driftguard.judging.repository import DOCUMENTATION
+from driftguard.judging.repository import DOCUMENTATION, VENDORED
 
 _TIMEOUT = 30
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 _UNCOMMITTED = "0" * 40
-_NOT_CODE = [f":(exclude,glob)**/*{ext}" for ext in DOCUMENTATION]
+_NOT_CODE = [f":(exclude,glob)**/*{ext}" for ext in DOCUMENTATION] + \
+    [f":(exclude,glob)**/{folder}/**" for folder in VENDORED]
+"""Documentation, and vendored code (another project's names: a cloud SDK's variable)."""
 
 
 @dataclass(frozen=True)

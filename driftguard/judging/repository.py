@@ -36,6 +36,9 @@ SKIPPED_FOLDERS = frozenset({
 })
 """Vendored code, environments and tool caches: skipped at any depth of a walk."""
 
+VENDORED = ("vendor", "node_modules", "third_party")
+"""Other projects' code kept in the tree: git's history of it is no evidence of this one's names."""
+
 OUTPUT_FOLDERS = frozenset({"dist", "build", "target", "out", "coverage"})
 """Where build and test tools write, at the root: skipped there only, since a package
 of the project may be called ``coverage`` or ``build``."""

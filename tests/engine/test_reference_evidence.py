@@ -101,6 +101,20 @@ def test_a_name_the_code_held_when_the_line_was_written_is_reported_with_its_ren
     assert "NET_RAW" not in out  # never in the code: not this project's
 
 
+def test_a_name_only_vendored_code_held_is_no_evidence(tmp_path, capsys):
+    root = _tree(tmp_path)
+    write_tree(root, {"vendor/cloud/auth.go": 'package auth\n\nconst env = "AWS_REGION"\n'})
+    new_repo(root)
+    commit_all(root, "Vendor a cloud SDK")  # the guide's line is written while the SDK is vendored
+    (root / "vendor/cloud/auth.go").unlink()
+    commit_all(root, "Drop the SDK")
+    code, out = check(capsys, root)
+    assert "AWS_REGION" not in out, out  # another project's name, not this one's code gone stale
+    code, out = check(capsys, root, "--format", "json")
+    skipped = [s for r in json.loads(out)["rules"] for s in r["skipped"]]
+    assert any("`AWS_REGION`" in s for s in skipped)
+
+
 def test_a_deleted_name_says_the_commit_and_a_moved_file_names_its_new_place(tmp_path, capsys):
     root = _tree(tmp_path, doc=DOC + "\nThe loader lives in `src/app/core.py`.\n")
     new_repo(root)
