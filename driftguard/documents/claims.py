@@ -29,6 +29,7 @@ from driftguard.config.specs import (
 from driftguard.documents.blocks import block_claim
 from driftguard.documents.matches import headings_claim, items_claim, list_items, text_claim
 from driftguard.documents.model import Cell, Document, Row, Sentence, Table, fold_key
+from driftguard.documents.phrase_index import sentence_index, template_words
 from driftguard.documents.scope import Scope, gone, line_list, not_found, scope_of, top_line, within
 from driftguard.documents.snippets import snippet_claim
 from driftguard.model import AmbiguousClaim, Claim, ClaimNotFound, Item, Location, PatternError, Value
@@ -222,8 +223,12 @@ def _section_claim(doc: Document, form: SectionClaim) -> Claim:
 def _phrase_claim(doc: Document, form: PhraseClaim) -> Claim:
     scope = scope_of(doc, form.section, form.within) if form.section or form.within else None
     head, tail = _around(form.template)
+    needles = template_words(form.template.partition("{value}")[0])
+    sentences = doc.sentences
+    if needles:  # only the sentences holding every word the template states before {value}
+        sentences = tuple(sentences[i] for i in sentence_index(doc.sentences).candidates(needles))
     items = []
-    for sentence in within(doc.sentences, scope, lambda s: s.span[0]):
+    for sentence in within(sentences, scope, lambda s: s.span[0]):
         heads = _head_ends(head, sentence.text)
         found = _reads(sentence.text, heads, tail)
         found += _code_values(doc, sentence, heads, tail, found)

@@ -43,7 +43,7 @@ from driftguard.documents.model import (
 from driftguard.documents.parser import block_tokens, parse_inline
 from driftguard.documents.sentences import sentences
 from driftguard.documents.slugs import Slugger
-from driftguard.documents.table_rows import TRIM, cell_runs
+from driftguard.documents.table_rows import cell_runs, locate_piece
 from driftguard.model import Location, ParseError
 from driftguard.text import EOL, split_bom
 
@@ -346,7 +346,7 @@ class _Builder:
         for i, piece in enumerate(tok.content.split("\n")):
             index = self.line_index(first + i)
             line, start = self.line_text(index), self.starts[index]
-            lead, col = _locate(line, piece)
+            lead, col = locate_piece(line, piece)
             if offset:  # the line break before this line
                 push_run(runs, offset - 1, self.ends[self.line_index(index - 1)], 1)
             push_run(runs, offset, start + max(col - lead, 0), lead)
@@ -393,19 +393,3 @@ class _Builder:
             self._definitions = Definitions(self.env, self.text, self.starts, self.ends)
         return self._definitions
 
-
-def _locate(line: str, piece: str) -> tuple[int, int]:
-    """Where ``piece`` (a line of block content) sits in its source line: ``piece[lead:]`` starts at col."""
-    if line.endswith(piece):
-        return 0, len(line) - len(piece)
-    stripped = line.rstrip(TRIM)
-    if stripped.endswith(piece):
-        return 0, len(stripped) - len(piece)
-    col = line.find(piece)
-    if col >= 0:
-        return 0, col
-    core = piece.lstrip(TRIM)  # a tab that markdown-it expanded to spaces
-    col = line.find(core) if core else -1
-    if col >= 0:
-        return len(piece) - len(core), col
-    return 0, max(len(line) - len(piece), 0)

@@ -93,3 +93,20 @@ def _cut(segment: Segment, want: str) -> list[Run]:
         a, s, n = runs[-1]
         return [(0, s + n, 0)]
     return [(a - shift, s, n) for a, s, n in _drop(runs, shift)]
+
+
+def locate_piece(line: str, piece: str) -> tuple[int, int]:
+    """Where ``piece`` (a line of block content) sits in its source line: ``piece[lead:]`` starts at col."""
+    if line.endswith(piece):
+        return 0, len(line) - len(piece)
+    stripped = line.rstrip(TRIM)
+    if stripped.endswith(piece):
+        return 0, len(stripped) - len(piece)
+    col = line.find(piece)
+    if col >= 0:
+        return 0, col
+    core = piece.lstrip(TRIM)  # a tab that markdown-it expanded to spaces
+    col = line.find(core) if core else -1
+    if col >= 0:
+        return len(piece) - len(core), col
+    return 0, max(len(line) - len(piece), 0)
