@@ -299,9 +299,18 @@ def _code_values(doc: Document, sentence: Sentence, heads: frozenset[int] | None
                  taken: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """Where a code span stands at ``{value}`` in ``sentence``: "Defaults to `data/`"."""
     out = []
-    for code in doc.code_spans:
-        if not sentence.span[0] <= code.span[0] < sentence.span[1]:
-            continue
+    codes = [c for c in doc.code_spans if sentence.span[0] <= c.span[0] < sentence.span[1]]
+    if heads is not None and codes:  # only a span starting where the template's head ends can be read
+        starts = {c.span[0]: c for c in codes}
+        for head in sorted(heads):
+            code = starts.get(sentence.doc_span(head, head + 1)[0]) if head < len(sentence.text) else None
+            if code is None or sentence.doc_span(head, head + len(code.text)) != code.span \
+                    or any(a <= head < b for a, b in taken):
+                continue
+            if tail.match(sentence.text, head + len(code.text)):
+                out.append((head, head + len(code.text)))
+        return out
+    for code in codes:
         at = _plain_offset(sentence, code.text, code.span)
         if at is None or any(a <= at < b for a, b in taken):
             continue

@@ -83,6 +83,7 @@ SHAPES: dict[str, Shape] = {
     "unclosed-fence": Shape(lambda n: "```\n" + "x\n" * n, 50_000),
     "long-line-words": Shape(lambda n: "# T\n\n" + "word " * n + "The limit is 5 requests.\n", 200_000),
     "long-line-code": Shape(lambda n: "# T\n\n" + "`a` " * n + "\n", 20_000),
+    "long-line-code-phrase": Shape(lambda n: "# T\n\nThe limit is " + "`a` " * n + "requests.\n", 20_000),
     "long-sentence-numbers": Shape(lambda n: "# T\n\nafter " + "1 " * n + "requests.\n", 50_000),
     "nul-and-controls": Shape(lambda n: "# T\n\n" + "a\x00b\x01c\x1b[31m `\x00` " * n, 10_000),
     "crlf-and-cr": Shape(lambda n: "# T\r\n\r\n| T |\r|---|\r| `a` |\r" * n, 2_000),
