@@ -116,7 +116,8 @@ class FactCache:
                     [[path, None if stamp is None else list(stamp)] for path, stamp in stamps], code_fingerprint(),
                     libraries]
         stamp_name = digest(json.dumps(by_stamp).encode("ascii"))
-        if all(stamp is not None for _, stamp in stamps):
+        stamped = all(stamp is not None for _, stamp in stamps)
+        if stamped:
             pointer = self._read(stamp_name, by_stamp)
             if isinstance(pointer, list):
                 found = self._names_entry(pointer)
@@ -136,7 +137,7 @@ class FactCache:
             except Uncacheable:
                 return value
             found = value
-        if all(stamp is not None for _, stamp in stamps):
+        if stamped:
             self._write(stamp_name, by_stamp, key)
         return found
 

@@ -257,7 +257,7 @@ class Engine:
     def _glob_holds_none(self, rule: Rule) -> bool:
         """Whether ``rule`` is the first document of a glob none of whose documents holds a
         link or reference: such a rule read nothing and is no pass (told once, on the first)."""
-        siblings = self._siblings.get(rule.id, [])
+        siblings = self.siblings(rule)
         if not siblings or siblings[0] is not rule:
             return False
         for other in siblings[1:]:
@@ -266,9 +266,12 @@ class Engine:
                 return False
         return True
 
+    def siblings(self, rule: Rule) -> list[Rule]:
+        """The rules of ``rule``'s id, in config order: one per document of a glob."""
+        return self._by_id.get(rule.id, [])
+
     @cached_property
-    def _siblings(self) -> dict[str, list[Rule]]:
-        """The rules of each id (one per document of a glob)."""
+    def _by_id(self) -> dict[str, list[Rule]]:
         found: dict[str, list[Rule]] = {}
         for rule in self.config.rules:
             found.setdefault(rule.id, []).append(rule)
@@ -283,7 +286,7 @@ class Engine:
 
     def outside(self, rule: Rule) -> set[str]:
         """The documents of ``rule`` (every one its ``doc:`` names) and the config."""
-        return {r.doc for r in self.config.rules if r.id == rule.id} | {self.config.display_path}
+        return {r.doc for r in self.siblings(rule)} | {self.config.display_path}
 
     def names_in(self, rule: Rule, file: str) -> set[str]:
         names: set[str] = set()

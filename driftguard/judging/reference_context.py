@@ -69,7 +69,7 @@ def _verdict_key(engine: Engine, rule: Rule) -> str | None:
         return None
     try:
         documents = sorted([r.doc, cache.content_digest(r.doc, ws.read_text(r.doc))]
-                           for r in engine.config.rules if r.id == rule.id)
+                           for r in engine.siblings(rule))
     except DriftguardError:
         return None
     history: History = ws.cached("history", "", lambda: History(ws.root))
@@ -81,9 +81,7 @@ def _verdict_key(engine: Engine, rule: Rule) -> str | None:
 def _documented(engine: Engine, rule: Rule) -> frozenset[str]:
     """The names the rule's documents define, each document's through the cache."""
     out: set[str] = set()
-    for other in engine.config.rules:
-        if other.id != rule.id:
-            continue
+    for other in engine.siblings(rule):
         path = other.doc
         try:
             text = engine.workspace.read_text(path)

@@ -223,11 +223,12 @@ def _module_forms(path: str) -> list[str]:
 
 
 def _closest_path(path: str, repository: Repository) -> str:
-    same = repository.named(posixpath.basename(path.rstrip("/")))
+    base = posixpath.basename(path.rstrip("/"))
+    same = repository.named(base)
     if same:
         return f"; a file of that name: `{same[0]}`"
     by_base = {f.rpartition("/")[2]: f for f in reversed(repository.near(path))}
-    close = difflib.get_close_matches(posixpath.basename(path.rstrip("/")), list(by_base), n=1, cutoff=0.7)
+    close = difflib.get_close_matches(base, list(by_base), n=1, cutoff=0.7)
     return f"; closest: `{by_base[close[0]]}`" if close else ""
 
 

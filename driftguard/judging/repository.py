@@ -29,15 +29,15 @@ from driftguard.judging.fingerprints import digest
 if TYPE_CHECKING:
     from driftguard.judging.cache import FactCache
 
+VENDORED = ("vendor", "node_modules", "third_party")
+"""Other projects' code kept in the tree: git's history of it is no evidence of this one's names."""
+
 SKIPPED_FOLDERS = frozenset({
-    ".git", ".hg", ".svn", "node_modules", "vendor", "third_party",
+    *VENDORED, ".git", ".hg", ".svn",
     ".venv", "venv", "env", "__pycache__", ".tox", ".nox", ".mypy_cache", ".ruff_cache", ".pytest_cache",
     ".hypothesis", ".next", ".nuxt", ".cache", "site-packages",
 })
 """Vendored code, environments and tool caches: skipped at any depth of a walk."""
-
-VENDORED = ("vendor", "node_modules", "third_party")
-"""Other projects' code kept in the tree: git's history of it is no evidence of this one's names."""
 
 OUTPUT_FOLDERS = frozenset({"dist", "build", "target", "out", "coverage"})
 """Where build and test tools write, at the root: skipped there only, since a package
@@ -100,10 +100,14 @@ def read_names(root: Path, max_file_size: int, path: str) -> frozenset[str]:
     return names_in(data)
 
 
+def folder_names(root: Path, max_file_size: int, paths: list[str]) -> frozenset[str]:
+    """The names of ``paths`` (``read_names`` of each), the files of one folder."""
+    return frozenset().union(*(read_names(root, max_file_size, p) for p in paths))
+
+
 def names_of(root: str, max_file_size: int, folders: dict[str, list[str]]) -> dict[str, frozenset[str]]:
-    """The names of each folder's files (``read_names``), in a worker process."""
-    return {folder: frozenset().union(*(read_names(Path(root), max_file_size, p) for p in paths))
-            for folder, paths in folders.items()}
+    """``folder_names`` of each folder, in a worker process."""
+    return {folder: folder_names(Path(root), max_file_size, paths) for folder, paths in folders.items()}
 
 
 def names_in(data: bytes) -> frozenset[str]:
@@ -134,6 +138,7 @@ class Repository:
         self._tails: set[str] | None = None
         self._by_base: dict[str, list[str]] | None = None
         self._whole: str | None = None
+        self._stamps: dict[str, object] = {}  # a file's stamp, taken once per run
         self.top = frozenset(f.split("/", 1)[0] for f in self.files)
 
     def holds(self, path: str) -> bool:
@@ -203,11 +208,8 @@ class Repository:
         """The names of ``paths``, the files of one folder, read once per run."""
         key = tuple(paths)
         if key not in self._folders:
-            self._folders[key] = frozenset().union(*(self._read(path) for path in paths))
+            self._folders[key] = folder_names(self.root, self.max_file_size, paths)
         return self._folders[key]
-
-    def _read(self, path: str) -> frozenset[str]:
-        return read_names(self.root, self.max_file_size, path)
 
     def names(self, outside: Iterable[str]) -> frozenset[str]:
         """The names of every file but ``outside`` (the documents a rule reads) and the
@@ -259,11 +261,14 @@ class Repository:
         return self._whole
 
     def _stamp(self, path: str) -> object:
-        try:
-            found = os.lstat(self.root / path)
-        except OSError:
-            return None
-        return [found.st_size, found.st_mtime_ns, found.st_mode]
+        if path not in self._stamps:
+            try:
+                found = os.lstat(self.root / path)
+            except OSError:
+                self._stamps[path] = None
+            else:
+                self._stamps[path] = [found.st_size, found.st_mtime_ns, found.st_mode]
+        return self._stamps[path]
 
 
 def _digest(data: object) -> str:
