@@ -97,3 +97,19 @@ def metered(monkeypatch: pytest.MonkeyPatch, owner: object, name: str, budget: i
 
     monkeypatch.setattr(owner, name, counted)
     return meter
+
+
+def recorded(monkeypatch: pytest.MonkeyPatch, owner: object, name: str,
+             what: Callable[..., object] = lambda *args, **kwargs: args[0]) -> list[Any]:
+    """``what(*args)`` of each call of ``owner.name`` for the rest of the test (its first
+    argument unless told), the call going through to the real one."""
+    real = getattr(owner, name)
+    calls: list[Any] = []
+
+    @functools.wraps(real)
+    def recording(*args: Any, **kwargs: Any) -> Any:
+        calls.append(what(*args, **kwargs))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, recording)
+    return calls

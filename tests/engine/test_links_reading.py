@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from driftguard.documents import parser, reader
+from driftguard.documents import reader
 from driftguard.documents.reader import parse_document, parse_links
 from driftguard.judging.linked import linked_doc, may_link
 from tests.helpers import FIXTURES, ROOT, check, write_tree
+from tests.work import recorded
 
 EVERY_SHAPE = """---
 title: Front matter [not a link](x.md)
@@ -81,14 +82,7 @@ def test_each_markdown_page_of_the_fixtures_and_docs_reads_the_same(path: str) -
 
 
 def test_only_headings_and_blocks_that_may_link_are_parsed_inline(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[str] = []
-    real = parser.parse_inline
-
-    def counting(tok, env):  # type: ignore[no-untyped-def]
-        calls.append(tok.content)
-        real(tok, env)
-
-    monkeypatch.setattr(reader, "parse_inline", counting)
+    calls = recorded(monkeypatch, reader, "parse_inline", lambda tok, env: tok.content)
     prose = "".join(f"Paragraph {i} says something long, with `code` and <angle> brackets.\n\n" for i in range(200))
     doc = parse_links("a.md", f"# Head\n\n{prose}See [b](b.md).\n\n- an item\n\n| a |\n| - |\n| b |\n")
     assert calls == ["Head", "See [b](b.md)."]
@@ -114,14 +108,7 @@ def test_a_page_without_links_is_parsed_only_when_a_link_points_into_it(
     root = write_tree(tmp_path, {**pages, "docs/index.md": "# Index\n\n[part](plain0.md#part) [gone](plain1.md#gone)\n",
                                  "driftguard.yaml": "version: 1\nrules:\n  - id: links\n    doc: 'docs/*.md'\n"
                                                     "    links: true\n"})
-    parsed: list[str] = []
-    real = reader.parse_links
-
-    def counting(path: str, text: str):  # type: ignore[no-untyped-def]
-        parsed.append(path)
-        return real(path, text)
-
-    monkeypatch.setattr(reader, "parse_links", counting)
+    parsed = recorded(monkeypatch, reader, "parse_links")
     code, out = check(capsys, root, "--no-cache")
     assert code == 1 and "docs/index.md:3: links: `plain1.md#gone`: `plain1.md` has no heading 'gone'" in out, out
     assert sorted(parsed) == ["docs/index.md", "docs/plain0.md", "docs/plain1.md"]

@@ -25,7 +25,7 @@ from driftguard.judging.result import Result
 from driftguard.judging.sites.tree import Tree
 from driftguard.reporters import CHECK_FORMATS, renderer
 from tests.helpers import ROOT, write_tree
-from tests.work import assert_linear, metered
+from tests.work import assert_linear, metered, recorded
 
 CONFIG = "version: 1\nrules:\n  - id: links\n    doc: 'docs/**/*.md'\n    links: true\n"
 
@@ -61,15 +61,7 @@ def _text(result: Result) -> str:
 
 
 def _parsed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    parsed: list[str] = []
-    real = reader.parse_links
-
-    def counting(path: str, text: str):  # type: ignore[no-untyped-def]
-        parsed.append(path)
-        return real(path, text)
-
-    monkeypatch.setattr(reader, "parse_links", counting)
-    return parsed
+    return recorded(monkeypatch, reader, "parse_links")
 
 
 def test_a_warm_run_reads_one_cache_entry_and_no_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -12,6 +12,7 @@ from driftguard.documents import claims, phrase_index
 from driftguard.documents.reader import parse_document
 from driftguard.model import DriftguardError
 from tests.helpers import FIXTURES, ROOT
+from tests.work import recorded
 
 TEMPLATES = ["after {value}", "expire after {value}", "retried {value} times", "v{value}", "timeout={value}",
              "up to {value}", "Don't wait {value}", "(default: {value})", "every {value}", "{value} seconds",
@@ -56,14 +57,7 @@ def test_the_crafted_shapes_are_read() -> None:
 
 
 def test_a_template_is_tried_only_on_the_sentences_holding_its_words(monkeypatch: pytest.MonkeyPatch) -> None:
-    tried: list[str] = []
-    real = claims._head_ends
-
-    def counting(head, text):  # type: ignore[no-untyped-def]
-        tried.append(text)
-        return real(head, text)
-
-    monkeypatch.setattr(claims, "_head_ends", counting)
+    tried = recorded(monkeypatch, claims, "_head_ends", lambda head, text: text)
     filler = "".join(f"Sentence {i} says the window is {i} minutes long.\n\n" for i in range(500))
     doc = parse_document("a.md", f"# A\n\n{filler}Sessions expire after 10 minutes.\n")
     items = claims.read_claim(doc, PhraseClaim(template="expire after {value}")).items

@@ -193,7 +193,7 @@ def test_report_lists_what_it_did_not_judge_and_why(tmp_path, capsys):
 
 
 def test_a_warm_run_reads_no_repository_file_and_a_change_rereads_its_folder(tmp_path, capsys, monkeypatch):
-    from driftguard.judging.repository import Repository
+    from driftguard.judging import repository
 
     root = _tree(tmp_path, config=CONFIG.replace("references: true", "references: {strict: true}"))
     write_tree(root, {"deploy/compose.yml": "cap_drop: [NET_RAW]\n", "deploy/notes.txt": "AWS_REGION\n",
@@ -201,13 +201,13 @@ def test_a_warm_run_reads_no_repository_file_and_a_change_rereads_its_folder(tmp
     first = check(capsys, root)
     assert first[0] == 1 and "`NET_RAW`" not in first[1] and "`dns-credentials.env`" in first[1]
     read: list[str] = []
-    real = Repository._read
+    real = repository.read_names
 
-    def counting(self: Repository, path: str) -> frozenset[str]:
+    def counting(root: Path, max_file_size: int, path: str) -> frozenset[str]:
         read.append(path)
-        return real(self, path)
+        return real(root, max_file_size, path)
 
-    monkeypatch.setattr(Repository, "_read", counting)
+    monkeypatch.setattr(repository, "read_names", counting)
     assert check(capsys, root) == first
     assert read == []
     (root / "deploy/compose.yml").write_text("cap_drop: [NET_ADMIN]\n")

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from driftguard.documents import parser, reader
+from driftguard.documents import reader
 from driftguard.documents.reader import parse_document, parse_spans
 from tests.engine.test_links_reading import EVERY_SHAPE
 from tests.helpers import FIXTURES, ROOT
+from tests.work import recorded
 
 SPANS = """
 | `Table.cell()` | `{{< ref "x" >}}` and ``double `tick` span`` |
@@ -46,14 +47,7 @@ def test_each_markdown_page_of_the_fixtures_and_docs_reads_the_same_spans(path: 
 
 
 def test_only_inline_content_with_a_backtick_is_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[str] = []
-    real = parser.parse_inline
-
-    def counting(tok, env):  # type: ignore[no-untyped-def]
-        calls.append(tok.content)
-        real(tok, env)
-
-    monkeypatch.setattr(reader, "parse_inline", counting)
+    calls = recorded(monkeypatch, reader, "parse_inline", lambda tok, env: tok.content)
     prose = "".join(f"Paragraph {i} says something long, with [a link](x.md) and no code.\n\n" for i in range(200))
     doc = parse_spans("a.md", f"# Head\n\n{prose}Call `load()`.\n\n- an item\n\n| a |\n| - |\n| `b` |\n")
     assert calls == ["Head", "Call `load()`.", "`b`"]

@@ -15,6 +15,7 @@ from driftguard.judging.cache import FactCache
 from driftguard.judging.engine import Engine
 from driftguard.model import Finding
 from tests.helpers import write_tree
+from tests.work import recorded
 
 CONFIG = """
 version: 1
@@ -54,15 +55,7 @@ def messages(findings: list[Finding]) -> list[str]:
 
 def counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The documents ``judge_references`` is called for, from now on."""
-    judged: list[str] = []
-    real = references.judge_references
-
-    def spy(rule, *args, **kwargs):  # type: ignore[no-untyped-def]
-        judged.append(rule.doc)
-        return real(rule, *args, **kwargs)
-
-    monkeypatch.setattr(references, "judge_references", spy)
-    return judged
+    return recorded(monkeypatch, references, "judge_references", lambda rule, *rest: rule.doc)
 
 
 def touch(path: Path, text: str) -> None:
