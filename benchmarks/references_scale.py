@@ -28,16 +28,15 @@ import json
 import os
 import random
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
+from rounds import Run, child_env, ratio, rounds
+
 REPO = Path(__file__).resolve().parent.parent
-BENCH = Path(__file__).resolve().parent
 WORDS = ("agent session patrol finding storage backup alert node cluster guest token policy relay "
          "metric threshold window retry cooldown schedule report host proxy route").split()
 PACKAGES = ("alerts", "monitoring", "api", "config", "ai", "models", "websocket", "notifications")
@@ -149,60 +148,33 @@ def _fact_files(root: Path, config: Path, repo: Path, work: Path) -> Path:
     return listing
 
 
-def _run(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, int, str]:
-    """Seconds, peak kB and output of ``python peak.py MARK *argv`` in ``cwd``."""
-    with tempfile.TemporaryDirectory() as tmp:
-        mark = Path(tmp) / "peak"
-        start = time.perf_counter()
-        done = subprocess.run([sys.executable, str(BENCH / "peak.py"), str(mark), *argv], cwd=cwd, env=env,
-                              capture_output=True, text=True, check=False)
-        seconds = time.perf_counter() - start
-        if done.returncode not in (0, 1) or (done.returncode and argv[0] != "-m"):
-            raise SystemExit(f"{' '.join(argv)} exited {done.returncode}:\n{done.stderr[-2000:]}")
-        return seconds, int(mark.read_text()), done.stdout + done.stderr
-
-
 def measure(root: Path, config: Path, glob: str, repeat: int, work: Path, repo: Path = REPO,
             outside: Path | None = None) -> dict[str, Any]:
     """Medians of each run (seconds and peak MB) and their ratios; ``outside`` is a copy
     of the tree without its git history (a warm check there asks git nothing)."""
-    env = {**os.environ, "PYTHONPATH": str(repo), "PYTHONPYCACHEPREFIX": str(work / "pycache")}
-    env.pop("DRIFTGUARD_NO_CACHE", None)
-    env.pop("DRIFTGUARD_JOBS", None)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)  # a bytecode cache, as an installed package has
+    env = child_env(repo, work)
     listing = _fact_files(root, config, repo, work)
     floor = work / "floor.py"
     floor.write_text(_FLOOR, encoding="utf-8")
-    check = ["-m", "driftguard", "check", "--config", str(config), "--root", str(root)]
-    runs: dict[str, tuple[list[str], Path, dict[str, str]]] = {
-        "warm": (check, root, {**env, "DRIFTGUARD_CACHE_DIR": str(work / "warm-cache")}),
-        "floor": ([str(floor), str(listing), glob], root, env),
-    }
+
+    def check(tree: Path, cache: str) -> Run:
+        return Run(["-m", "driftguard", "check", "--config", str(config), "--root", str(tree)], tree,
+                   {**env, "DRIFTGUARD_CACHE_DIR": str(work / cache)})
+
+    def round_(i: int) -> dict[str, Run]:  # the first round fills the page, bytecode and warm caches
+        shutil.rmtree(work / f"cold-cache-{i - 1}", ignore_errors=True)
+        runs = {"cold": check(root, f"cold-cache-{i}"), "warm": check(root, "warm-cache"),
+                "floor": Run([str(floor), str(listing), glob], root, env, codes=(0,))}
+        if outside is not None:
+            runs["warm_outside_git"] = check(outside, "outside-cache")
+        return runs
+
+    result = {"repeat": repeat, **rounds(round_, repeat)}
+    med, mb = result["median_s"], result["peak_mb"]
+    result.update({"cold_ratio": ratio(med["cold"], med["floor"]), "warm_ratio": ratio(med["warm"], med["floor"]),
+                   "cold_memory_ratio": ratio(mb["cold"], mb["floor"])})
     if outside is not None:
-        runs["warm_outside_git"] = (["-m", "driftguard", "check", "--config", str(config), "--root", str(outside)],
-                                    outside, {**env, "DRIFTGUARD_CACHE_DIR": str(work / "outside-cache")})
-    seconds: dict[str, list[float]] = {name: [] for name in ["cold", *runs]}
-    peaks: dict[str, list[int]] = {name: [] for name in ["cold", *runs]}
-    outputs: dict[str, str] = {}
-    for i in range(repeat + 1):  # the first round fills the page, bytecode and warm caches
-        cold = (check, root, {**env, "DRIFTGUARD_CACHE_DIR": str(work / f"cold-cache-{i}")})
-        for name, (argv, cwd, run_env) in [("cold", cold), *runs.items()]:
-            s, kb, outputs[name] = _run(argv, cwd, run_env)
-            if i:
-                seconds[name].append(s)
-                peaks[name].append(kb)
-        shutil.rmtree(work / f"cold-cache-{i}", ignore_errors=True)
-    med = {name: statistics.median(v) for name, v in seconds.items()}
-    mb = {name: statistics.median(v) / 1024 for name, v in peaks.items()}
-    result: dict[str, Any] = {
-        "repeat": repeat, "median_s": {k: round(v, 3) for k, v in med.items()},
-        "peak_mb": {k: round(v, 1) for k, v in mb.items()},
-        "cold_ratio": round(med["cold"] / med["floor"], 2), "warm_ratio": round(med["warm"] / med["floor"], 2),
-        "cold_memory_ratio": round(mb["cold"] / mb["floor"], 2),
-        "outputs": outputs,
-    }
-    if outside is not None:
-        result["history_ratio"] = round(med["warm"] / med["warm_outside_git"], 2)
+        result["history_ratio"] = ratio(med["warm"], med["warm_outside_git"])
     return result
 
 
